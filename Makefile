@@ -1,0 +1,60 @@
+# Everything a fresh machine needs is installed from here: the venv, pip packages and,
+# for browser tests, Debian's chromium. `make run` and `make test` are the quick start.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PORT ?= 8000
+STAMP := $(VENV)/.installed
+
+.PHONY: run serve test test-fast lint format bench chromium messages check-deploy clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+# Browser tests drive Debian's chromium (Playwright cannot download its own browser here).
+chromium:
+	@test -x /usr/bin/chromium || { \
+	  echo "installing chromium (Debian package)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
+
+messages: $(STAMP)
+	@if ls locale/*/LC_MESSAGES/*.po >/dev/null 2>&1; then \
+	  command -v msgfmt >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gettext >/dev/null; }; \
+	  $(BIN)/django-admin compilemessages --ignore=$(VENV) >/dev/null; fi
+
+run: $(STAMP) messages
+	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(BIN)/python manage.py migrate --noinput
+	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+
+# Production-style server: gunicorn + whitenoise (set DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS).
+serve: $(STAMP) messages
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py collectstatic --noinput >/dev/null
+	$(BIN)/gunicorn designer.wsgi --bind 127.0.0.1:$(PORT) --workers 2
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(STAMP)
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+test: $(STAMP) chromium messages lint
+	DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest -q
+
+test-fast: $(STAMP)
+	$(BIN)/pytest -q -m "not browser and not kubectl"
+
+check-deploy: $(STAMP)
+	DJANGO_DEBUG=0 DJANGO_HTTPS=1 DJANGO_SECRET_KEY=$$(head -c 48 /dev/urandom | base64) DJANGO_ALLOWED_HOSTS=example.com \
+	  $(BIN)/python manage.py check --deploy --fail-level WARNING
+
+bench: $(STAMP)
+	$(BIN)/python bench/bench_check.py
+
+clean:
+	rm -rf $(VENV) staticfiles

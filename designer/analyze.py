@@ -1,0 +1,523 @@
+"""The Analyze page: paste, upload or drop manifests; see every workload's QoS, requests
+and errors; open one in the designer.
+
+Views parse the request, make one engine call (``check_text``) and render. The analysis
+(one summary row per workload plus its pod template, never the raw input) is kept in a
+small file store (``AnalysisStore``) under a random id, so the results address
+``/analyze/r/<id>`` can be filtered, paged and reloaded without sending 20 MB again.
+"Open in designer" does not depend on that store: each row's button posts its own pod
+template (``encode_blob``), so it keeps working after the analysis has expired.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import secrets
+import tempfile
+import time
+import zlib
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import orjson
+from django import forms
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, QueryDict
+from django.middleware.csrf import CsrfViewMiddleware
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods, require_POST
+from django_htmx.http import push_url
+from pydantic import ValidationError
+
+from designer.forms import decode_blob, design_query, encode_blob
+from designer.k8s.check import TEMPLATE_KINDS_WORKLOAD, CheckedObject, check_text
+from designer.k8s.manifest import MAX_INPUT_BYTES
+from designer.k8s.model import Pod
+from designer.k8s.quantity import Quantity, QuantityError
+from designer.k8s.workloads import GPU_RESOURCE_CHOICES, design_from_pod
+from designer.models import SharedDesign
+
+PAGE_SIZE = 100
+# A multipart body carries the file (or the text) plus boundaries and the CSRF token.
+MULTIPART_OVERHEAD = 64 * 1024
+QOS_CLASSES = ("Guaranteed", "Burstable", "BestEffort")
+UNKNOWN_QOS = "unknown"
+NO_NAMESPACE = "-"  # filter value for "no namespace set" (never a valid namespace)
+# Set by the API server when it stores an object; meaningless in a manifest you apply.
+SERVER_METADATA = (
+    "managedFields",
+    "uid",
+    "resourceVersion",
+    "creationTimestamp",
+    "generation",
+    "selfLink",
+    "deletionTimestamp",
+    "deletionGracePeriodSeconds",
+)
+# Longer designer addresses go through a stored share link (proxies and gunicorn refuse
+# request lines over ~4 KB).
+MAX_DESIGNER_URL = 4000
+
+
+def is_gpu_resource(name: str) -> bool:
+    """The resource names the designer treats as GPUs (as design_from_pod does)."""
+    return name in GPU_RESOURCE_CHOICES or name.endswith("/gpu")
+
+
+# --- the store ---------------------------------------------------------------------------
+
+
+class AnalysisStore:
+    """Analyses as compressed JSON files under a random id, kept for ``ttl`` seconds.
+
+    Files, not the database, so no migration is needed; every worker on a host shares
+    them. The directory is ``settings.ANALYSIS_STORE_DIR`` (default: a private directory
+    in the system temp dir). Old entries are pruned on every save.
+    """
+
+    ID = re.compile(r"^[A-Za-z0-9_-]{22}$")
+
+    def __init__(self, directory: Path, ttl: int = 24 * 3600, max_entries: int = 500) -> None:
+        self.directory = directory
+        self.ttl = ttl
+        self.max_entries = max_entries
+
+    @classmethod
+    def default(cls) -> AnalysisStore:
+        directory = getattr(settings, "ANALYSIS_STORE_DIR", None) or (
+            Path(tempfile.gettempdir()) / f"pod-resource-designer-analyses-{os.getuid()}"
+        )
+        return cls(Path(directory), ttl=getattr(settings, "ANALYSIS_TTL_SECONDS", 24 * 3600))
+
+    def _path(self, analysis_id: str) -> Path:
+        return self.directory / f"{analysis_id}.json.z"
+
+    def save(self, analysis: dict[str, Any]) -> str:
+        self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        analysis_id = secrets.token_urlsafe(16)
+        packed = zlib.compress(orjson.dumps(analysis), 1)
+        fd, tmp = tempfile.mkstemp(dir=self.directory, suffix=".tmp")
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(packed)
+        os.replace(tmp, self._path(analysis_id))
+        self.prune()
+        return analysis_id
+
+    def load(self, analysis_id: str) -> dict[str, Any] | None:
+        if not self.ID.match(analysis_id):
+            return None
+        path = self._path(analysis_id)
+        try:
+            if time.time() - path.stat().st_mtime > self.ttl:
+                return None
+            return orjson.loads(zlib.decompress(path.read_bytes()))
+        except (OSError, zlib.error, orjson.JSONDecodeError):
+            return None
+
+    def prune(self) -> None:
+        try:
+            entries = [(p.stat().st_mtime, p) for p in self.directory.glob("*.json.z")]
+        except OSError:
+            return
+        entries.sort(reverse=True)
+        now = time.time()
+        for rank, (mtime, path) in enumerate(entries):
+            if rank >= self.max_entries or now - mtime > self.ttl:
+                path.unlink(missing_ok=True)
+
+
+# --- turning the engine's answer into rows ------------------------------------------------
+
+
+def _gpus(requests: dict[str, str]) -> str:
+    total = Fraction(0)
+    for name, value in requests.items():
+        if is_gpu_resource(name):
+            try:
+                total += Quantity.parse(value).as_fraction()
+            except (QuantityError, ValueError):
+                continue
+    if total.denominator == 1:
+        return str(total.numerator) if total else ""
+    return str(float(total))
+
+
+def _template(checked: CheckedObject) -> dict[str, Any] | None:
+    """The pod template of a workload, as the designer opens it; None if not decodable."""
+    if checked.report.pod is None:
+        return None
+    w = checked.workload
+    metadata = {k: v for k, v in w.pod_metadata.items() if k not in SERVER_METADATA}
+    if w.kind != "Pod":
+        # A template has no name of its own: its pods are named after the workload.
+        if w.name and not metadata.get("name"):
+            metadata["name"] = w.name
+        if w.namespace and not metadata.get("namespace"):
+            metadata["namespace"] = w.namespace
+    return {"kind": w.kind, "metadata": metadata, "spec": w.pod_spec}
+
+
+def analysis_from_check(
+    source: str, objects: list[CheckedObject], errors: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """What the store keeps: one row per workload and the documents that were not read."""
+    rows = []
+    for checked in objects:
+        data = checked.as_dict()
+        requests = data["effectiveRequests"]
+        rows.append(
+            {
+                "kind": data["kind"],
+                "name": data["name"],
+                "namespace": data["namespace"],
+                "document": data["document"],
+                "path": data["path"],
+                "qos": data["qosClass"],
+                "cpu": requests.get("cpu", ""),
+                "memory": requests.get("memory", ""),
+                "gpus": _gpus(requests),
+                "requests": requests,
+                # The API server's full message ("Invalid value: ...: must be ..."): the
+                # JSON shape's terse "message" can be empty (a Required error).
+                "errors": [{"field": e.field, "text": e.body()} for e in checked.report.errors],
+                "warnings": data["warnings"],
+                "reasons": data["qosReasons"],
+                "template": _template(checked),
+            }
+        )
+    unreadable = [{"document": e["document"], "message": e["message"]} for e in errors]
+    return {"version": 1, "source": source, "rows": rows, "unreadable": unreadable}
+
+
+# --- filters and summary -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Filters:
+    qos: str = ""
+    errors: str = ""  # "yes" | "no" | ""
+    namespace: str = ""
+    page: int = 1
+
+    @classmethod
+    def from_query(cls, query: QueryDict) -> Filters:
+        qos = query.get("qos", "")
+        errors = query.get("errors", "")
+        try:
+            page = max(1, min(int(query.get("page", "1")), 1_000_000))
+        except ValueError:
+            page = 1
+        return cls(
+            qos=qos if qos in (*QOS_CLASSES, UNKNOWN_QOS) else "",
+            errors=errors if errors in ("yes", "no") else "",
+            namespace=query.get("namespace", "")[:300],
+            page=page,
+        )
+
+    @property
+    def active(self) -> bool:
+        return bool(self.qos or self.errors or self.namespace)
+
+    def query(self, **changes: Any) -> str:
+        values = {"qos": self.qos, "errors": self.errors, "namespace": self.namespace, "page": ""}
+        values.update(changes)
+        return urlencode({k: v for k, v in values.items() if v not in ("", 1, None)})
+
+    def keep(self, row: dict[str, Any]) -> bool:
+        if self.qos and (row["qos"] or UNKNOWN_QOS) != self.qos:
+            return False
+        if self.errors == "yes" and not row["errors"]:
+            return False
+        if self.errors == "no" and row["errors"]:
+            return False
+        return not self.namespace or (row["namespace"] or NO_NAMESPACE) == self.namespace
+
+
+def _total(values: list[str]) -> str:
+    total = sum((Fraction(v) for v in values if v), Fraction(0))
+    return str(total.numerator) if total.denominator == 1 else f"{float(total):g}"
+
+
+def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    counts = {q: 0 for q in QOS_CLASSES}
+    unknown = 0
+    for row in rows:
+        if row["qos"] in counts:
+            counts[row["qos"]] += 1
+        else:
+            unknown += 1
+    classes = [(q, counts[q]) for q in QOS_CLASSES]
+    if unknown:
+        classes.append((UNKNOWN_QOS, unknown))
+    return {
+        "total": len(rows),
+        "classes": classes,
+        "gpus": _total([r["gpus"] for r in rows]),
+        "with_errors": sum(1 for r in rows if r["errors"]),
+        "with_warnings": sum(1 for r in rows if r["warnings"]),
+        "namespaces": sorted({r["namespace"] or NO_NAMESPACE for r in rows}),
+    }
+
+
+QOS_LABELS = {
+    "Guaranteed": gettext_lazy("Guaranteed"),
+    "Burstable": gettext_lazy("Burstable"),
+    "BestEffort": gettext_lazy("BestEffort"),
+    UNKNOWN_QOS: gettext_lazy("unknown"),
+}
+BAR_LEFT, BAR_WIDTH, BAR_HEIGHT, BAR_GAP = 104, 220, 20, 8
+
+
+def chart(classes: list[tuple[str, int]], filters: Filters) -> dict[str, Any]:
+    """Bar geometry for the server-side SVG (attributes only: CSP forbids inline styles)."""
+    top = max((n for _q, n in classes), default=0) or 1
+    bars = []
+    for i, (qos, count) in enumerate(classes):
+        width = 0 if not count else max(2, round(BAR_WIDTH * count / top))
+        y = i * (BAR_HEIGHT + BAR_GAP)
+        bars.append(
+            {
+                "qos": qos,
+                "label": QOS_LABELS[qos],
+                "count": count,
+                "css": qos.lower(),
+                "y": y,
+                "text_y": y + BAR_HEIGHT - 5,
+                "width": width,
+                "count_x": BAR_LEFT + width + 6,
+                "href": "?" + filters.query(qos=qos, page=""),
+            }
+        )
+    height = max(1, len(classes) * (BAR_HEIGHT + BAR_GAP) - BAR_GAP)
+    return {
+        "bars": bars,
+        "height": height,
+        "width": BAR_LEFT + BAR_WIDTH + 60,
+        "left": BAR_LEFT,
+    }
+
+
+def _row_view(index: int, row: dict[str, Any]) -> dict[str, Any]:
+    template = row.get("template")
+    return {
+        **row,
+        "index": index,
+        "qos_label": QOS_LABELS.get(row["qos"] or UNKNOWN_QOS, row["qos"]),
+        "qos_css": (row["qos"] or UNKNOWN_QOS).lower(),
+        "is_template": row["kind"] != "Pod",
+        "open_blob": encode_blob(template) if template else "",
+    }
+
+
+def results_context(analysis_id: str, analysis: dict[str, Any], filters: Filters) -> dict:
+    rows = analysis["rows"]
+    matching = [(i, r) for i, r in enumerate(rows) if filters.keep(r)]
+    pages = max(1, math.ceil(len(matching) / PAGE_SIZE))
+    page = min(filters.page, pages)
+    start = (page - 1) * PAGE_SIZE
+    shown = [_row_view(i, r) for i, r in matching[start : start + PAGE_SIZE]]
+    totals = summary(rows)
+    base = reverse("analysis", args=[analysis_id])
+    return {
+        "analysis_id": analysis_id,
+        "results_url": base,
+        "source": analysis["source"],
+        "summary": totals,
+        "chart": chart(totals["classes"], filters),
+        "unreadable": analysis["unreadable"],
+        "filters": filters,
+        "rows": shown,
+        "matching": len(matching),
+        "first": start + 1 if shown else 0,
+        "last": start + len(shown),
+        "page": page,
+        "pages": pages,
+        "prev_url": f"{base}?{filters.query(page=page - 1)}" if page > 1 else "",
+        "next_url": f"{base}?{filters.query(page=page + 1)}" if page < pages else "",
+        "page_size": PAGE_SIZE,
+        "qos_choices": [(q, QOS_LABELS[q]) for q in (*QOS_CLASSES, UNKNOWN_QOS)],
+        "no_namespace": NO_NAMESPACE,
+        "any_template": any(r["kind"] != "Pod" for r in rows),
+    }
+
+
+# --- views -------------------------------------------------------------------------------
+
+
+class AnalyzeForm(forms.Form):
+    text = forms.CharField(
+        label=gettext_lazy("Paste manifests"),
+        required=False,
+        strip=False,
+        widget=forms.Textarea(
+            attrs={
+                "rows": 10,
+                "spellcheck": "false",
+                "autocomplete": "off",
+                "placeholder": "apiVersion: apps/v1\nkind: Deployment\n...",
+            }
+        ),
+        help_text=gettext_lazy(
+            "YAML or JSON, one or many documents separated by ---; Lists included."
+        ),
+    )
+    file = forms.FileField(
+        label=gettext_lazy("Or upload a file"),
+        required=False,
+        widget=forms.ClearableFileInput(
+            attrs={"accept": ".yaml,.yml,.json,.txt,application/yaml,application/json,text/plain"}
+        ),
+    )
+
+
+def _size_text(limit: int = MAX_INPUT_BYTES) -> str:
+    return f"{limit // (1024 * 1024)} MB"
+
+
+def _form_error(request: HttpRequest, form: AnalyzeForm, message: str, status: int) -> HttpResponse:
+    context = {"form": form, "input_error": message, "max_size": _size_text()}
+    if getattr(request, "htmx", False):
+        # htmx swaps only 2xx answers: the message replaces the results area.
+        return render(request, "analyze/index.html#analysis", context)
+    return render(request, "analyze/index.html", context, status=status)
+
+
+def _csrf_failure(request: HttpRequest) -> HttpResponse | None:
+    return CsrfViewMiddleware(lambda r: HttpResponse()).process_view(request, None, (), {})
+
+
+@csrf_exempt  # checked in the view, after the size check (see _analyze_post)
+@require_http_methods(["GET", "HEAD", "POST"])
+def analyze_page(request: HttpRequest) -> HttpResponse:
+    """The Analyze page; a POST analyzes the pasted text or the uploaded file."""
+    if request.method == "POST":
+        return _analyze_post(request)
+    return render(request, "analyze/index.html", {"form": AnalyzeForm(), "max_size": _size_text()})
+
+
+def _analyze_post(request: HttpRequest) -> HttpResponse:
+    # Refuse an oversize body from its Content-Length, before Django parses the multipart
+    # body (the CSRF check reads request.POST, which would spool the whole upload).
+    too_large = _("The input is larger than %(size)s. Analyze a smaller file.") % {
+        "size": _size_text()
+    }
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        length = 0
+    if length > MAX_INPUT_BYTES + MULTIPART_OVERHEAD:
+        return _form_error(request, AnalyzeForm(), too_large, 413)
+    failure = _csrf_failure(request)
+    if failure is not None:
+        return failure
+
+    form = AnalyzeForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _form_error(request, form, _("The form could not be read."), 400)
+    upload = form.cleaned_data["file"]
+    text = form.cleaned_data["text"] or ""
+    if upload:
+        if upload.size > MAX_INPUT_BYTES:
+            return _form_error(request, AnalyzeForm(), too_large, 413)
+        data: str | bytes = upload.read()
+        source = os.path.basename(upload.name or "") or _("uploaded file")
+    elif text.strip():
+        if len(text) > MAX_INPUT_BYTES or len(text.encode("utf-8", "replace")) > MAX_INPUT_BYTES:
+            return _form_error(request, AnalyzeForm(), too_large, 413)
+        data = text
+        source = _("pasted text")
+    else:
+        return _form_error(
+            request, form, _("Paste some manifests, or choose or drop a file, then Analyze."), 400
+        )
+
+    objects, errors = check_text(source, data)
+    whole_input = [e for e in errors if e["document"] is None]
+    if whole_input:
+        message = _("The input cannot be read: %(reason)s.") % {"reason": whole_input[0]["message"]}
+        return _form_error(request, form if not upload else AnalyzeForm(), message, 400)
+
+    analysis = analysis_from_check(source, objects, errors)
+    analysis_id = AnalysisStore.default().save(analysis)
+    url = reverse("analysis", args=[analysis_id])
+    if getattr(request, "htmx", False):
+        context = results_context(analysis_id, analysis, Filters())
+        context.update({"form": AnalyzeForm(), "max_size": _size_text()})
+        response = render(request, "analyze/index.html#analysis", context)
+        return push_url(response, url)
+    response = redirect(url)
+    response.status_code = 303  # See Other: a reload shows the results, it does not re-post
+    return response
+
+
+@require_http_methods(["GET", "HEAD"])
+def analysis(request: HttpRequest, analysis_id: str) -> HttpResponse:
+    """An analysis, filtered and paged by GET parameters (``qos``, ``errors``, ``namespace``,
+    ``page``). htmx requests targeting ``#rows`` get only the rows."""
+    stored = AnalysisStore.default().load(analysis_id)
+    if stored is None:
+        context = {
+            "form": AnalyzeForm(),
+            "max_size": _size_text(),
+            "input_error": _(
+                "This analysis has expired or never existed: analyses are kept for a day. "
+                "Paste or upload the manifests again."
+            ),
+        }
+        return render(request, "analyze/index.html", context, status=404)
+    context = results_context(analysis_id, stored, Filters.from_query(request.GET))
+    htmx = getattr(request, "htmx", None)
+    if htmx and htmx.target == "rows":
+        return render(request, "analyze/index.html#rows", context)
+    context.update({"form": AnalyzeForm(), "max_size": _size_text()})
+    return render(request, "analyze/index.html", context)
+
+
+def pod_from_template(template: dict[str, Any]) -> Pod:
+    """A Pod made of a stored pod template; raises ValueError when it cannot be one."""
+    metadata = template.get("metadata")
+    spec = template.get("spec")
+    if not isinstance(metadata, dict) or not isinstance(spec, dict):
+        raise ValueError("not a pod template")
+    try:
+        return Pod.model_validate(
+            {"apiVersion": "v1", "kind": "Pod", "metadata": metadata, "spec": spec}
+        )
+    except ValidationError as exc:
+        raise ValueError(str(exc)) from exc
+
+
+@require_POST
+def open_in_designer(request: HttpRequest) -> HttpResponse:
+    """Start a design from one analyzed workload's pod template and go to the designer."""
+    try:
+        template = decode_blob(request.POST.get("workload", ""))
+        if template is None:
+            raise ValueError("empty")
+        pod = pod_from_template(template)
+        kind = str(template.get("kind") or "Pod")
+        design = design_from_pod(pod, workload=TEMPLATE_KINDS_WORKLOAD.get(kind, "training"))
+        query = urlencode(design_query(design))
+    except (ValueError, TypeError, AttributeError, KeyError):
+        context = {
+            "form": AnalyzeForm(),
+            "max_size": _size_text(),
+            "input_error": _(
+                "This workload cannot be opened in the designer: its pod template could not "
+                "be read. Analyze the manifest again."
+            ),
+        }
+        return render(request, "analyze/index.html", context, status=400)
+    url = f"{reverse('index')}?{query}"
+    if len(url) > MAX_DESIGNER_URL:
+        url = reverse("shared-design", args=[SharedDesign.save_design(design).id])
+    return redirect(url)

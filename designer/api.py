@@ -1,0 +1,368 @@
+"""The HTTP API (``/api/v1/``): the same engine calls as the CLI and the pages.
+
+* ``POST /api/v1/analyze``: manifests in, ``podspec check --format json`` out.
+* ``POST /api/v1/render``: a design in, its Pod YAML, QoS and validation out.
+
+The API changes nothing on the server, so it needs no session, cookie or CSRF token
+(django-ninja 1.7 exempts its views from CSRF unless a cookie-based auth is set; none
+is) and sends no CORS headers. The docs page is our own template (``api_docs``):
+Swagger UI needs assets from a CDN, which the Content-Security-Policy forbids.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.core.exceptions import RequestDataTooBig
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+from ninja import NinjaAPI, Schema
+from ninja.errors import HttpError
+from pydantic import Field
+from pydantic import ValidationError as PydanticValidationError
+
+from designer.k8s.check import check_texts
+from designer.k8s.export import pod_yaml
+from designer.k8s.manifest import MAX_INPUT_BYTES, Document, read_documents
+from designer.k8s.report import pod_report
+from designer.k8s.workloads import Design, design_to_pod
+
+REQUEST_FILE = "request"
+MAX_RENDER_BYTES = 2 * 1024 * 1024
+MAX_RENDER_CONTAINERS = 40  # as many as the designer form accepts
+
+# How the engine words a document it refused to build because it is hostile (see
+# designer/k8s/manifest.py). A structured flag on ReadError would be better than
+# matching words; until it exists these phrases are the contract.
+HOSTILE_MARKERS = (
+    "excessive aliasing",
+    "nesting is deeper than",
+    "exceeded maximum nesting depth",
+    "value contains itself",
+)
+
+ANALYZE_DESCRIPTION = f"""\
+Check every workload in one or more manifests, exactly as
+`manage.py podspec check --format json` does: one object per workload (Pod, PodTemplate,
+Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob, ReplicationController, and
+the items of `List`s) with its QoS class, effective requests and limits, validation errors
+and warnings (with field paths) and the reasons for its QoS class. Documents that cannot
+be read are listed under `errors` with their 0-based `document` index and a message that
+names the line.
+
+The body is the manifest text itself (YAML or JSON, one or many documents separated by
+`---`), sent as `application/yaml`, `application/json` or `text/plain`; the
+`Content-Type` does not change how the body is read. The file name in the answer is
+`"{REQUEST_FILE}"`.
+
+**200** whenever the body holds at least one Kubernetes object (a mapping with a `kind`),
+*even if every object in it is invalid*: invalid manifests are data, not failures. A
+body whose objects are all of kinds without a pod template (a ConfigMap, an empty `List`)
+answers 200 with an empty `objects` list.
+
+**400** `{{"error": "..."}}` when the body cannot be read as manifests:
+- it is empty, not UTF-8 text (invalid UTF-8, a UTF-16 byte-order mark, a NUL byte);
+- any document is hostile: an alias expansion bomb ("billion laughs") or nesting deeper
+  than 100 levels — the whole request is refused, not only that document;
+- no document is a Kubernetes object: every document failed to parse as YAML/JSON or is
+  not a mapping with a `kind` (for example plain text, which YAML reads as a string).
+
+**413** `{{"error": "..."}}` when the body is larger than {MAX_INPUT_BYTES:,} bytes
+(20 MiB); the `Content-Length` is checked before anything is read or parsed.
+"""
+
+RENDER_DESCRIPTION = f"""\
+Render a design (the model the designer page, its share links and its address bar use)
+as the Pod manifest the designer exports, with the QoS class and its reasons and the API
+server's validation errors and warnings for that Pod. Fields of an imported manifest
+that the form does not edit travel in `base` and the containers' `base`, and are kept.
+
+**422** when the body is not a valid design (`detail` lists every problem with its
+location), including more than {MAX_RENDER_CONTAINERS} containers or a `base` the Pod
+model cannot hold. **400** when the body is not JSON. **413** over {MAX_RENDER_BYTES:,}
+bytes.
+"""
+
+EXAMPLE_MANIFEST = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+      - name: main
+        image: nginx:1.27
+        resources:
+          requests: {cpu: 500m, memory: 256Mi}
+          limits: {memory: 256Mi}
+"""
+
+
+# --- response models: the shape of `podspec check --format json` -----------------------
+
+
+class FieldErrorOut(Schema):
+    field: str = Field(description="Kubernetes field path, e.g. spec.containers[0].resources")
+    type: str = Field(description="field.ErrorType, e.g. FieldValueInvalid")
+    message: str
+
+
+class FieldWarningOut(Schema):
+    field: str
+    message: str
+
+
+class CheckedObjectOut(Schema):
+    file: str = Field(description=f'Always "{REQUEST_FILE}" for the API')
+    document: int = Field(description="0-based index of the document in the body")
+    path: str = Field(description='"" or the item path inside a List, e.g. items[3]')
+    kind: str
+    name: str | None
+    namespace: str | None
+    qosClass: str | None = Field(  # noqa: N815 - the JSON field name
+        description="Guaranteed, Burstable or BestEffort; null if a value that decides it "
+        "cannot be read"
+    )
+    effectiveRequests: dict[str, str]  # noqa: N815
+    effectiveLimits: dict[str, str]  # noqa: N815
+    errors: list[FieldErrorOut]
+    warnings: list[FieldWarningOut]
+    qosReasons: list[str]  # noqa: N815
+
+
+class ReadErrorOut(Schema):
+    file: str
+    document: int | None = Field(description="0-based document index; null for the whole body")
+    message: str = Field(description="what is wrong, naming the line")
+
+
+class CheckResultOut(Schema):
+    objects: list[CheckedObjectOut]
+    errors: list[ReadErrorOut]
+
+
+class ErrorOut(Schema):
+    error: str
+
+
+class ValidationErrorOut(Schema):
+    detail: list[dict[str, Any]] = Field(description="pydantic errors: loc, msg, type")
+
+
+class RenderOut(Schema):
+    yaml: str = Field(description="the Pod manifest, as the designer's Download YAML")
+    qosClass: str | None  # noqa: N815
+    qosReasons: list[str]  # noqa: N815
+    errors: list[FieldErrorOut]
+    warnings: list[FieldWarningOut]
+
+
+api = NinjaAPI(
+    title="Pod Resource Designer API",
+    version="1",
+    description=(
+        "Check Kubernetes manifests and render pod designs with the same engine as the web "
+        "pages and the `podspec` CLI. No authentication, session or CSRF token: the API "
+        "changes nothing."
+    ),
+    urls_namespace="api-v1",
+    docs_url=None,
+)
+
+
+def _error(status: int, message: str) -> HttpResponse:
+    return HttpResponse(
+        json.dumps({"error": message}), status=status, content_type="application/json"
+    )
+
+
+@api.exception_handler(RequestDataTooBig)
+def _too_big(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
+    return _error(413, _("The request body is too large."))
+
+
+def _content_length(request: HttpRequest) -> int | None:
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or "")
+    except ValueError:
+        return None
+
+
+def _read_body(request: HttpRequest, limit: int) -> bytes | HttpResponse:
+    """The body, or a 413 answer decided from Content-Length before anything is read."""
+    too_big = _error(
+        413, _("The body is larger than the %(limit)s-byte limit.") % {"limit": f"{limit:,}"}
+    )
+    length = _content_length(request)
+    if length is not None and length > limit:
+        return too_big
+    body = request.body  # Django refuses more than DATA_UPLOAD_MAX_MEMORY_SIZE (21 MB)
+    if len(body) > limit:
+        return too_big
+    return body
+
+
+def _is_object(document: Document) -> bool:
+    data = document.data
+    return isinstance(data, dict) and isinstance(data.get("kind"), str) and bool(data["kind"])
+
+
+def refusal(body: bytes, result: dict[str, Any]) -> str | None:
+    """Why ``/analyze`` answers 400 for a checked body, or None for 200 (see the docs)."""
+    if not body.strip():
+        return _("The body is empty: send the manifest text (YAML or JSON) as the body.")
+    for error in result["errors"]:
+        if error["document"] is None:
+            return _("The body cannot be read: %(reason)s.") % {"reason": error["message"]}
+    for error in result["errors"]:
+        if any(marker in error["message"] for marker in HOSTILE_MARKERS):
+            return _("Refused: document %(n)s is hostile (%(reason)s).") % {
+                "n": error["document"],
+                "reason": error["message"],
+            }
+    if not result["objects"] and not any(_is_object(d) for d in read_documents(body)):
+        if result["errors"]:
+            first = result["errors"][0]["message"]
+            return _(
+                "The body holds no Kubernetes object: no document is YAML or JSON with a "
+                "kind (%(reason)s)."
+            ) % {"reason": first}
+        return _("The body holds no Kubernetes object (a YAML or JSON mapping with a kind).")
+    return None
+
+
+def _body_example(value: str) -> dict[str, Any]:
+    return {"schema": {"type": "string"}, "example": value}
+
+
+@api.post(
+    "/analyze",
+    response={200: CheckResultOut, 400: ErrorOut, 413: ErrorOut},
+    summary="Check manifests (podspec check --format json)",
+    description=ANALYZE_DESCRIPTION,
+    operation_id="analyze",
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {
+                "application/yaml": _body_example(EXAMPLE_MANIFEST),
+                "application/json": _body_example(
+                    '{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, '
+                    '"spec": {"containers": [{"name": "main", "image": "busybox"}]}}',
+                ),
+                "text/plain": _body_example(EXAMPLE_MANIFEST),
+            },
+        }
+    },
+)
+def analyze(request: HttpRequest) -> HttpResponse:
+    body = _read_body(request, MAX_INPUT_BYTES)
+    if isinstance(body, HttpResponse):
+        return body
+    result = check_texts([(REQUEST_FILE, body)])
+    reason = refusal(body, result)
+    if reason is not None:
+        return _error(400, reason)
+    # The engine's dict as is (not re-validated through the schema), so the answer is
+    # byte-for-byte what the CLI prints with --format json.
+    return HttpResponse(
+        json.dumps(result, ensure_ascii=False), content_type="application/json; charset=utf-8"
+    )
+
+
+def render_design(design: Design) -> dict[str, Any]:
+    """The render answer for a design; raises ValueError when its ``base`` cannot be a Pod."""
+    if len(design.containers) > MAX_RENDER_CONTAINERS:
+        raise ValueError(_("A design has at most %(n)s containers.") % {"n": MAX_RENDER_CONTAINERS})
+    try:
+        pod = design_to_pod(design)
+    except PydanticValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise ValueError(
+            _("The design's base does not fit a Pod: %(where)s: %(reason)s")
+            % {"where": where, "reason": first["msg"]}
+        ) from exc
+    except (ValueError, TypeError, AttributeError, KeyError, RecursionError) as exc:
+        # A `base` whose parts have the wrong types (a string where the spec's mapping
+        # belongs, ...). design_to_pod should report these itself; see the report.
+        raise ValueError(
+            _("The design's base does not fit a Pod: a field has the wrong type.")
+        ) from exc
+    report = pod_report(pod, workload=design.workload)
+    return {
+        "yaml": pod_yaml(pod),
+        "qosClass": report.qos_class,
+        "qosReasons": [r.message for r in report.qos.reasons] if report.qos else [],
+        "errors": [e.as_dict() for e in report.errors],
+        "warnings": [w.as_dict() for w in report.warnings],
+    }
+
+
+@api.post(
+    "/render",
+    response={200: RenderOut, 400: ErrorOut, 413: ErrorOut, 422: ValidationErrorOut},
+    summary="Render a design as a Pod with its QoS and validation",
+    description=RENDER_DESCRIPTION,
+    operation_id="render",
+)
+def render_endpoint(request: HttpRequest, design: Design) -> Any:
+    if len(request.body) > MAX_RENDER_BYTES:
+        limit = f"{MAX_RENDER_BYTES:,}"
+        return 413, {
+            "error": _("The body is larger than the %(limit)s-byte limit.") % {"limit": limit}
+        }
+    try:
+        return render_design(design)
+    except ValueError as exc:
+        return 422, {
+            "detail": [{"loc": ["body", "design"], "msg": str(exc), "type": "value_error"}]
+        }
+
+
+@api.exception_handler(HttpError)
+def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    return _error(exc.status_code, str(exc))
+
+
+# --- the docs page ----------------------------------------------------------------------
+
+DOCS_RENDER_EXAMPLE = {
+    "workload": "inference",
+    "name": "inference",
+    "containers": [
+        {
+            "name": "main",
+            "image": "nvcr.io/nvidia/tritonserver:24.10-py3",
+            "cpu_request": "4",
+            "cpu_limit": "4",
+            "memory_request": "16Gi",
+            "memory_limit": "16Gi",
+            "gpus": "1",
+        }
+    ],
+}
+
+
+@require_http_methods(["GET", "HEAD"])
+def api_docs(request: HttpRequest) -> HttpResponse:
+    """Our own docs page: the endpoints with real examples, computed by the engine."""
+    analyze_answer = check_texts([(REQUEST_FILE, EXAMPLE_MANIFEST)])
+    render_answer = render_design(Design.model_validate(DOCS_RENDER_EXAMPLE))
+    context = {
+        "max_input_bytes": MAX_INPUT_BYTES,
+        "max_render_bytes": MAX_RENDER_BYTES,
+        "max_containers": MAX_RENDER_CONTAINERS,
+        "analyze_request": EXAMPLE_MANIFEST,
+        "analyze_response": json.dumps(analyze_answer, indent=2, ensure_ascii=False),
+        "render_request": json.dumps(DOCS_RENDER_EXAMPLE, indent=2),
+        "render_response": json.dumps(render_answer, indent=2, ensure_ascii=False),
+        "error_example": json.dumps({"error": "The body is empty: send the manifest text."}),
+    }
+    return render(request, "api-docs.html", context)

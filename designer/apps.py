@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class DesignerConfig(AppConfig):
+    name = "designer"
+    verbose_name = "Pod Resource Designer"

@@ -1,0 +1,402 @@
+"""The designer form: a view of ``Design`` (designer.k8s.workloads).
+
+The form only parses and shows; every Kubernetes rule lives in the engine. Engine field
+paths (``spec.containers[0].resources.limits[cpu]``) map to form fields in one place,
+``field_for_path``.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import zlib
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+from pydantic import ValidationError
+
+from designer.k8s.workloads import (
+    GPU_RESOURCE_CHOICES,
+    SIZE_KEYS,
+    WORKLOADS,
+    ContainerDesign,
+    Design,
+    ExtraResource,
+)
+
+MAX_CONTAINERS = 40
+QUANTITY_MAX = 100  # long enough for any real quantity; longer input is refused at the field
+QUANTITY_HELP = {
+    "cpu": _("Cores: 500m = half a core, 2 = two cores."),
+    "memory": _("Bytes with a unit: 512Mi, 16Gi (Mi/Gi are powers of 2; M/G powers of 10)."),
+}
+
+
+class QuantityInput(forms.TextInput):
+    def __init__(self, placeholder: str) -> None:
+        super().__init__(
+            attrs={
+                "placeholder": placeholder,
+                "autocomplete": "off",
+                "spellcheck": "false",
+                "inputmode": "text",
+                "class": "qty",
+            }
+        )
+
+
+def quantity_field(label: str, placeholder: str) -> forms.CharField:
+    return forms.CharField(
+        label=label,
+        required=False,
+        max_length=QUANTITY_MAX,
+        widget=QuantityInput(placeholder),
+    )
+
+
+def encode_blob(value: Any) -> str:
+    """JSON → zlib → base64url: how a manifest's non-form fields travel in a form or URL."""
+    if not value:
+        return ""
+    raw = json.dumps(value, separators=(",", ":"), sort_keys=True).encode()
+    return base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode().rstrip("=")
+
+
+MAX_BLOB_BYTES = 2 * 1024 * 1024
+
+
+def decode_blob(text: str) -> dict[str, Any] | None:
+    """Inverse of encode_blob; raises ValueError with a clear message when tampered."""
+    if not text:
+        return None
+    try:
+        packed = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+        inflater = zlib.decompressobj()
+        raw = inflater.decompress(packed, MAX_BLOB_BYTES)
+        if inflater.unconsumed_tail:
+            raise ValueError("too large")
+        value = json.loads(raw)
+    except (ValueError, zlib.error) as exc:
+        raise ValueError(str(_("This saved manifest data is damaged and cannot be read."))) from exc
+    if not isinstance(value, dict):
+        raise ValueError(str(_("This saved manifest data is damaged and cannot be read.")))
+    return value
+
+
+def parse_pairs(text: str) -> dict[str, str]:
+    """``key=value`` per line (or comma-separated); raises ValueError naming the bad line."""
+    pairs: dict[str, str] = {}
+    for chunk in re.split(r"[\n,]", text):
+        line = chunk.strip()
+        if not line:
+            continue
+        key, sep, value = line.partition("=")
+        if not sep:
+            key, sep, value = line.partition(":")
+        if not sep or not key.strip():
+            raise ValueError(str(_("“%(line)s” is not key=value.") % {"line": line[:60]}))
+        pairs[key.strip()] = value.strip()
+    return pairs
+
+
+def format_pairs(pairs: dict[str, str]) -> str:
+    return "\n".join(f"{k}={v}" for k, v in pairs.items())
+
+
+def parse_extra(text: str) -> list[ExtraResource]:
+    """``name=limit`` or ``name=request/limit`` per line."""
+    extras = []
+    for name, value in parse_pairs(text).items():
+        request, sep, limit = value.partition("/")
+        extras.append(
+            ExtraResource(name=name, request=request.strip(), limit=limit.strip())
+            if sep
+            else ExtraResource(name=name, limit=value)
+        )
+    return extras
+
+
+def format_extra(extras: list[ExtraResource]) -> str:
+    return "\n".join(
+        f"{e.name}={e.request}/{e.limit}" if e.request else f"{e.name}={e.limit}" for e in extras
+    )
+
+
+class LiveForm(forms.Form):
+    """Marks inputs whose edits refresh the results live (htmx listens on ``.live``)."""
+
+    static_fields: tuple[str, ...] = ()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name, bound in self.fields.items():
+            if name not in self.static_fields and not isinstance(bound.widget, forms.HiddenInput):
+                css = bound.widget.attrs.get("class", "")
+                bound.widget.attrs["class"] = f"{css} live".strip()
+
+
+class PodForm(LiveForm):
+    static_fields = ("workload", "size")
+
+    workload = forms.ChoiceField(
+        label=_("Workload type"),
+        choices=[(k, _(w.label)) for k, w in WORKLOADS.items()],
+    )
+    size = forms.ChoiceField(
+        label=_("Size preset"),
+        required=False,
+        choices=[(k, k) for k in SIZE_KEYS] + [("custom", _("Custom"))],
+    )
+    name = forms.CharField(label=_("Pod name"), required=False, max_length=300)
+    namespace = forms.CharField(label=_("Namespace"), required=False, max_length=100)
+    labels = forms.CharField(
+        label=_("Labels"),
+        required=False,
+        max_length=5000,
+        widget=forms.Textarea(attrs={"rows": 2, "placeholder": "app=trainer"}),
+        help_text=_("One key=value per line."),
+    )
+    priority_class_name = forms.CharField(label=_("Priority class"), required=False, max_length=300)
+    restart_policy = forms.ChoiceField(
+        label=_("Restart policy"),
+        required=False,
+        choices=[("Always", "Always"), ("OnFailure", "OnFailure"), ("Never", "Never")],
+    )
+    gpu_toleration = forms.BooleanField(
+        label=_("Tolerate the nvidia.com/gpu taint when GPUs are requested"), required=False
+    )
+    node_selector = forms.CharField(
+        label=_("Node selector"),
+        required=False,
+        max_length=5000,
+        widget=forms.Textarea(
+            attrs={"rows": 2, "placeholder": "nvidia.com/gpu.product=NVIDIA-A100-SXM4-80GB"}
+        ),
+        help_text=_("One key=value per line."),
+    )
+    shm_size = quantity_field(_("/dev/shm size"), "16Gi")
+    base = forms.CharField(required=False, widget=forms.HiddenInput, max_length=3_000_000)
+
+    def clean_labels(self) -> dict[str, str]:
+        try:
+            return parse_pairs(self.cleaned_data["labels"])
+        except ValueError as exc:
+            raise forms.ValidationError(str(exc)) from exc
+
+    def clean_node_selector(self) -> dict[str, str]:
+        try:
+            return parse_pairs(self.cleaned_data["node_selector"])
+        except ValueError as exc:
+            raise forms.ValidationError(str(exc)) from exc
+
+    def clean_base(self) -> dict[str, Any] | None:
+        try:
+            return decode_blob(self.cleaned_data["base"])
+        except ValueError as exc:
+            raise forms.ValidationError(str(exc)) from exc
+
+
+class ContainerForm(LiveForm):
+    role = forms.ChoiceField(
+        label=_("Kind"),
+        choices=[
+            ("app", _("App container")),
+            ("sidecar", _("Native sidecar (init, restartPolicy: Always)")),
+            ("init", _("Init container")),
+        ],
+    )
+    name = forms.CharField(label=_("Container name"), required=False, max_length=300)
+    image = forms.CharField(label=_("Image"), required=False, max_length=1000)
+    command = forms.CharField(
+        label=_("Command"),
+        required=False,
+        max_length=5000,
+        widget=forms.TextInput(attrs={"placeholder": "python train.py --epochs 10"}),
+    )
+    cpu_request = quantity_field(_("CPU request"), "2 or 500m")
+    cpu_limit = quantity_field(_("CPU limit"), "2 or 500m")
+    memory_request = quantity_field(_("Memory request"), "16Gi")
+    memory_limit = quantity_field(_("Memory limit"), "16Gi")
+    gpus = quantity_field(_("GPUs"), "0")
+    gpu_resource = forms.CharField(
+        label=_("GPU resource name"),
+        required=False,
+        max_length=300,
+        widget=forms.TextInput(attrs={"list": "gpu-resources", "autocomplete": "off"}),
+    )
+    ephemeral_request = quantity_field(_("Ephemeral storage request"), "10Gi")
+    ephemeral_limit = quantity_field(_("Ephemeral storage limit"), "20Gi")
+    extra = forms.CharField(
+        label=_("Other resources"),
+        required=False,
+        max_length=5000,
+        widget=forms.Textarea(
+            attrs={"rows": 2, "placeholder": "hugepages-2Mi=1Gi\nexample.com/fpga=1/1"}
+        ),
+        help_text=_("One per line: name=limit, or name=request/limit."),
+    )
+    base = forms.CharField(required=False, widget=forms.HiddenInput, max_length=3_000_000)
+
+    def clean_extra(self) -> list[ExtraResource]:
+        try:
+            return parse_extra(self.cleaned_data["extra"])
+        except ValueError as exc:
+            raise forms.ValidationError(str(exc)) from exc
+
+    def clean_base(self) -> dict[str, Any] | None:
+        try:
+            return decode_blob(self.cleaned_data["base"])
+        except ValueError as exc:
+            raise forms.ValidationError(str(exc)) from exc
+
+
+class BaseContainerFormSet(forms.BaseFormSet):
+    def clean(self) -> None:
+        if any(self.errors):
+            return
+        if not any(f.cleaned_data.get("role") == "app" for f in self.forms):
+            raise forms.ValidationError(_("A pod needs at least one app container."))
+
+
+ContainerFormSet = forms.formset_factory(
+    ContainerForm,
+    formset=BaseContainerFormSet,
+    extra=0,
+    max_num=MAX_CONTAINERS,
+    absolute_max=MAX_CONTAINERS,
+    validate_max=True,
+)
+
+
+def design_initial(design: Design) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Form initial data for a design (the inverse of ``design_from_forms``)."""
+    pod = {
+        "workload": design.workload,
+        "size": design.size if design.size in SIZE_KEYS else "custom",
+        "name": design.name,
+        "namespace": design.namespace,
+        "labels": format_pairs(design.labels),
+        "priority_class_name": design.priority_class_name,
+        "restart_policy": design.restart_policy,
+        "gpu_toleration": design.gpu_toleration,
+        "node_selector": format_pairs(design.node_selector),
+        "shm_size": design.shm_size,
+        "base": encode_blob(design.base),
+    }
+    containers = []
+    for c in design.containers:
+        data = c.model_dump(exclude={"extra", "base"})
+        data["extra"] = format_extra(c.extra)
+        data["base"] = encode_blob(c.base)
+        containers.append(data)
+    return pod, containers
+
+
+def design_query(design: Design) -> dict[str, str]:
+    """The design as GET parameters: what the address bar holds and the form submits."""
+    pod, containers = design_initial(design)
+    query: dict[str, str] = {}
+    for key, value in pod.items():
+        if key == "gpu_toleration":
+            if value:
+                query[key] = "on"
+        elif value:
+            query[key] = str(value)
+    query["c-TOTAL_FORMS"] = str(len(containers))
+    query["c-INITIAL_FORMS"] = "0"
+    for i, data in enumerate(containers):
+        for key, value in data.items():
+            if value:
+                query[f"c-{i}-{key}"] = str(value)
+    return query
+
+
+def design_from_forms(pod_form: PodForm, formset: Any) -> Design | None:
+    """Build the design from valid forms; None when any form is invalid."""
+    if not pod_form.is_valid() or not formset.is_valid():
+        return None
+    pod = pod_form.cleaned_data
+    containers = []
+    for form in formset.forms:
+        data = dict(form.cleaned_data)
+        containers.append(ContainerDesign(**data))
+    try:
+        return Design(
+            workload=pod["workload"],
+            size=pod["size"] or "custom",
+            name=pod["name"],
+            namespace=pod["namespace"],
+            labels=pod["labels"],
+            priority_class_name=pod["priority_class_name"],
+            restart_policy=pod["restart_policy"],
+            gpu_toleration=pod["gpu_toleration"],
+            node_selector=pod["node_selector"],
+            shm_size=pod["shm_size"],
+            containers=containers,
+            base=pod["base"],
+        )
+    except ValidationError:
+        return None
+
+
+GPU_CHOICES = GPU_RESOURCE_CHOICES
+
+# Engine resource names → container form fields (request, limit).
+RESOURCE_FIELDS = {
+    "cpu": ("cpu_request", "cpu_limit"),
+    "memory": ("memory_request", "memory_limit"),
+    "ephemeral-storage": ("ephemeral_request", "ephemeral_limit"),
+}
+POD_FIELDS = {
+    "metadata.name": "name",
+    "metadata.namespace": "namespace",
+    "metadata.labels": "labels",
+    "spec.restartPolicy": "restart_policy",
+    "spec.priorityClassName": "priority_class_name",
+    "spec.nodeSelector": "node_selector",
+    "spec.volumes": "shm_size",
+    "spec.tolerations": "gpu_toleration",
+}
+CONTAINER_PATH = re.compile(
+    r"^(spec\.(?:containers|initContainers)\[\d+\])(?:\.(\w+))?(?:\.(requests|limits))?(?:\[([^\]]+)\])?"
+)
+LIMIT_OF = re.compile(r"(\S+) limit of")
+
+
+def field_for_path(design: Design, path: str, message: str = "") -> tuple[int | None, str]:
+    """Where an engine field path shows on the form: (container index or None, field name).
+
+    Unmapped paths come back as (None, "") or (index, ""): shown at the top of the pod or
+    of that container, never dropped.
+    """
+    match = CONTAINER_PATH.match(path)
+    if not match:
+        for prefix, name in POD_FIELDS.items():
+            if path == prefix or path.startswith(prefix + ".") or path.startswith(prefix + "["):
+                return None, name
+        return None, ""
+    container_path, attr, kind, key = match.groups()
+    paths = design.container_paths()
+    if container_path not in paths:
+        return None, ""
+    index = paths.index(container_path)
+    if attr in ("name", "image", "command"):
+        return index, attr
+    if attr == "restartPolicy":
+        return index, "role"
+    if attr != "resources":
+        return index, ""
+    if kind and not key:
+        # requests <= limits errors name the resource in the message, not the path.
+        found = LIMIT_OF.search(message)
+        key = found.group(1) if found else None
+    if not key:
+        return index, ""
+    column = 0 if kind == "requests" else 1
+    if key in RESOURCE_FIELDS:
+        return index, RESOURCE_FIELDS[key][column]
+    if key == (design.containers[index].gpu_resource.strip() or "nvidia.com/gpu"):
+        return index, "gpus"
+    return index, "extra"

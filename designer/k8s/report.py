@@ -1,0 +1,112 @@
+"""One call that answers everything the product shows about a pod.
+
+Views, the CLI and the JSON API all call ``pod_report`` (or ``workload_report`` for a
+manifest read from a file), so they cannot disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from designer.k8s.advice import Advice, pod_advice
+from designer.k8s.model import Pod
+from designer.k8s.qos import QosResult, pod_qos
+from designer.k8s.quantity import Quantity
+from designer.k8s.scheduling import effective_limits, effective_requests, format_resources
+from designer.k8s.validation import FieldError, FieldWarning, ValidationResult, validate_pod
+
+
+@dataclass(frozen=True)
+class PodReport:
+    pod: Pod | None
+    qos: QosResult | None
+    requests: dict[str, Quantity]
+    limits: dict[str, Quantity]
+    errors: list[FieldError]
+    warnings: list[FieldWarning]
+    advice: list[Advice] = field(default_factory=list)
+
+    @property
+    def qos_class(self) -> str | None:
+        return self.qos.qos_class if self.qos else None
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def as_dict(self) -> dict[str, Any]:
+        """The per-object fields of ``podspec check --format json``."""
+        return {
+            "qosClass": self.qos_class,
+            "effectiveRequests": format_resources(self.requests),
+            "effectiveLimits": format_resources(self.limits),
+            "errors": [e.as_dict() for e in self.errors],
+            "warnings": [w.as_dict() for w in self.warnings],
+            "qosReasons": [r.message for r in self.qos.reasons] if self.qos else [],
+        }
+
+
+def _path(loc: tuple[Any, ...], prefix: str) -> str:
+    """A pydantic error location as a Kubernetes field path (``containers[0].resources``)."""
+    text = prefix
+    keyed = False
+    for part in loc:
+        if isinstance(part, int) or keyed:
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else str(part)
+        keyed = part in ("requests", "limits", "overhead", "labels", "annotations", "nodeSelector")
+    return text
+
+
+def pod_from_parts(
+    metadata: Any, spec: Any, *, metadata_path: str = "metadata", spec_path: str = "spec"
+) -> tuple[Pod | None, list[FieldError]]:
+    """A Pod model from a manifest's metadata and spec, or the decoding errors at their paths.
+
+    The API server refuses a wrongly typed field at decoding time; we report it at its path.
+    """
+    errors: list[FieldError] = []
+    meta_obj = metadata if isinstance(metadata, dict) else {}
+    spec_obj = spec if isinstance(spec, dict) else {}
+    if metadata is not None and not isinstance(metadata, dict):
+        errors.append(FieldError(metadata_path, "FieldValueTypeInvalid", "expected an object"))
+    if not isinstance(spec, dict):
+        errors.append(FieldError(spec_path, "FieldValueTypeInvalid", "expected an object"))
+    try:
+        pod = Pod.model_validate({"metadata": meta_obj, "spec": spec_obj})
+    except ValidationError as exc:
+        for err in exc.errors(include_url=False):
+            loc = tuple(err["loc"])
+            head, rest = (loc[0], loc[1:]) if loc else ("spec", ())
+            prefix = metadata_path if head == "metadata" else spec_path
+            errors.append(FieldError(_path(rest, prefix), "FieldValueTypeInvalid", err["msg"]))
+        return None, errors
+    return (None, errors) if errors else (pod, [])
+
+
+def pod_report(
+    pod: Pod,
+    *,
+    workload: str | None = None,
+    spec_path: str = "spec",
+    metadata_path: str = "metadata",
+    template: bool = False,
+) -> PodReport:
+    """QoS with reasons, effective requests/limits, validation and (for a workload) advice."""
+    validation: ValidationResult = validate_pod(
+        pod, spec_path=spec_path, metadata_path=metadata_path, template=template
+    )
+    qos = pod_qos(pod, spec_path=spec_path)
+    requests = effective_requests(pod)
+    limits = effective_limits(pod)
+    advice = pod_advice(pod, workload, qos.qos_class, requests, limits) if workload else []
+    return PodReport(pod, qos, requests, limits, validation.errors, validation.warnings, advice)
+
+
+def failed_report(errors: list[FieldError]) -> PodReport:
+    """A report for a pod that could not even be decoded."""
+    return PodReport(None, None, {}, {}, errors, [])

@@ -1,0 +1,299 @@
+"""Views: parse the request, make one engine call, render. No Kubernetes rule lives here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlencode
+
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import replace_url
+from django_htmx.middleware import HtmxDetails
+
+from designer.forms import (
+    GPU_CHOICES,
+    ContainerFormSet,
+    PodForm,
+    design_from_forms,
+    design_initial,
+    design_query,
+    field_for_path,
+)
+from designer.k8s.export import pod_yaml
+from designer.k8s.hints import quantity_hint
+from designer.k8s.report import PodReport, pod_report
+from designer.k8s.scheduling import format_resources
+from designer.k8s.workloads import (
+    WORKLOADS,
+    ContainerDesign,
+    Design,
+    apply_size,
+    design_to_pod,
+    preset_design,
+)
+from designer.models import SharedDesign
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+@dataclass
+class FieldMessage:
+    level: str  # "error" | "warning" | "hint"
+    text: str
+    path: str = ""
+
+
+@dataclass
+class Results:
+    """Everything the results panel and the per-field slots show."""
+
+    design: Design | None
+    report: PodReport | None
+    yaml: str = ""
+    # slot id ("err-id_c-0-cpu_limit") → messages; pod/container-wide under "err-pod"/"err-c-0"
+    slots: dict[str, list[FieldMessage]] = field(default_factory=dict)
+    form_invalid: bool = False
+
+    @property
+    def downloadable(self) -> bool:
+        return bool(self.report and self.report.ok and self.yaml and not self.form_invalid)
+
+    @property
+    def error_count(self) -> int:
+        return sum(1 for msgs in self.slots.values() for m in msgs if m.level == "error")
+
+
+def _translate(template: str, params: dict[str, Any]) -> str:
+    text = _(template)
+    return text % params if params else text
+
+
+def _slot(container: int | None, name: str) -> str:
+    if container is None:
+        return f"err-id_{name}" if name else "err-pod"
+    return f"err-id_c-{container}-{name}" if name else f"err-c-{container}"
+
+
+def design_results(design: Design | None, pod_form: PodForm, formset: Any) -> Results:
+    """Run the engine on a design and place its messages beside the form fields."""
+    slots: dict[str, list[FieldMessage]] = {}
+
+    def add(slot: str, message: FieldMessage) -> None:
+        slots.setdefault(slot, []).append(message)
+
+    # Form-level problems (a label line without "=", too many containers) first.
+    for name, errors in pod_form.errors.items():
+        for text in errors:
+            add(_slot(None, "" if name == "__all__" else name), FieldMessage("error", text))
+    for i, form in enumerate(formset.forms if formset.is_bound else []):
+        for name, errors in form.errors.items():
+            for text in errors:
+                add(_slot(i, "" if name == "__all__" else name), FieldMessage("error", text))
+    for text in formset.non_form_errors() if formset.is_bound else []:
+        add("err-pod", FieldMessage("error", text))
+    if design is None:
+        return Results(None, None, slots=slots, form_invalid=True)
+
+    pod = design_to_pod(design)
+    report = pod_report(pod, workload=design.workload)
+    for err in report.errors:
+        index, name = field_for_path(design, err.field, err.message)
+        add(_slot(index, name), FieldMessage("error", str(err), err.field))
+    for warning in report.warnings:
+        index, name = field_for_path(design, warning.field)
+        add(
+            _slot(index, name),
+            FieldMessage("warning", f"{warning.field}: {warning.message}", warning.field),
+        )
+    for i, container in enumerate(design.containers):
+        for resource, names in (
+            ("cpu", ("cpu_request", "cpu_limit")),
+            ("memory", ("memory_request", "memory_limit")),
+        ):
+            for name in names:
+                hint = quantity_hint(resource, getattr(container, name))
+                if hint:
+                    add(_slot(i, name), FieldMessage("hint", _translate(*hint)))
+    return Results(design, report, yaml=pod_yaml(pod), slots=slots)
+
+
+def _bind(data: QueryDict) -> tuple[PodForm, Any, Design | None]:
+    pod_form = PodForm(data)
+    formset = ContainerFormSet(data, prefix="c")
+    return pod_form, formset, design_from_forms(pod_form, formset)
+
+
+def _unbound(design: Design) -> tuple[PodForm, Any]:
+    pod_initial, containers = design_initial(design)
+    return PodForm(initial=pod_initial), ContainerFormSet(initial=containers, prefix="c")
+
+
+ACTIONS = ("add-app", "add-sidecar", "add-init", "preset")
+
+
+def apply_action(design: Design, action: str, changed: str = "") -> Design:
+    """The design after an add/remove/preset button; unknown actions change nothing."""
+    design = design.model_copy(deep=True)
+    if action.startswith("add-"):
+        role = action.removeprefix("add-")
+        if role in ("app", "sidecar", "init"):
+            number = sum(1 for c in design.containers if c.role == role) + 1
+            names = {"app": "worker", "sidecar": "sidecar", "init": "init"}
+            design.containers.append(
+                ContainerDesign(
+                    role=role, name=f"{names[role]}-{number}", image="busybox:1.36", gpus=""
+                )
+            )
+    elif action.startswith("remove-"):
+        index = action.removeprefix("remove-")
+        if index.isdigit() and int(index) < len(design.containers):
+            del design.containers[int(index)]
+    elif action == "preset":
+        if changed == "workload":
+            fresh = preset_design(design.workload)
+            fresh.containers += [c for c in design.containers[1:]]
+            design = fresh
+        elif design.size in ("S", "M", "L", "XL"):
+            design = apply_size(design, design.size)
+    return design
+
+
+def _context(request: HttpRequest, pod_form: PodForm, formset: Any, results: Results) -> dict:
+    query = urlencode(design_query(results.design)) if results.design else ""
+    workload = results.design.workload if results.design else pod_form["workload"].value()
+    spec = WORKLOADS.get(workload or "") or WORKLOADS["training"]
+    container_forms = list(formset.forms)
+    container_paths = results.design.container_paths() if results.design else []
+    return {
+        "pod_form": pod_form,
+        "formset": formset,
+        "containers": [
+            {
+                "form": f,
+                "index": i,
+                "slot_id": f"err-c-{i}",
+                "path": container_paths[i] if i < len(container_paths) else "",
+            }
+            for i, f in enumerate(container_forms)
+        ],
+        "results": results,
+        "report": results.report,
+        "workload": spec,
+        "query": query,
+        "gpu_choices": GPU_CHOICES,
+        "add_actions": [
+            ("add-app", _("Add app container")),
+            ("add-sidecar", _("Add native sidecar")),
+            ("add-init", _("Add init container")),
+        ],
+        "resource_rows": _resource_rows(results.report),
+        "advice": [
+            {
+                "message": _translate(a.message_template, a.params),
+                "reason": _translate(a.reason_template, {}),
+            }
+            for a in (results.report.advice if results.report else [])
+        ],
+        "oob": bool(getattr(request, "htmx", False) and request.htmx.target == "results"),
+        "all_slots": _all_slot_ids(pod_form, container_forms, results),
+    }
+
+
+def _resource_rows(report: PodReport | None) -> list[tuple[str, str, str]]:
+    if report is None:
+        return []
+    requests = format_resources(report.requests)
+    limits = format_resources(report.limits)
+    names = list(requests) + [n for n in limits if n not in requests]
+    return [(n, requests.get(n, ""), limits.get(n, "")) for n in names]
+
+
+def _all_slot_ids(pod_form: PodForm, container_forms: list, results: Results) -> list[dict]:
+    """Every error slot on the page, so an htmx update can also clear the stale ones."""
+    ids = ["err-pod"] + [f"err-id_{name}" for name in pod_form.fields]
+    for i, form in enumerate(container_forms):
+        ids.append(f"err-c-{i}")
+        ids += [f"err-id_c-{i}-{name}" for name in form.fields]
+    return [{"id": slot, "messages": results.slots.get(slot, [])} for slot in ids]
+
+
+@require_GET
+@vary_on_headers("HX-Request", "HX-Target")
+def index(request: HtmxHttpRequest) -> HttpResponse:
+    """The designer. The query string holds the whole design, so every URL is shareable."""
+    data = request.GET
+    action = data.get("action", "")
+    if "workload" in data:
+        pod_form, formset, design = _bind(data)
+        if design is not None and action:
+            design = apply_action(design, action, data.get("changed", ""))
+            if not request.htmx:
+                # Without JavaScript, a button click lands on the canonical URL so a
+                # reload does not repeat it.
+                return redirect(f"{request.path}?{urlencode(design_query(design))}")
+            pod_form, formset = _unbound(design)
+    else:
+        design = preset_design(data.get("preset", "training"), data.get("size"))
+        pod_form, formset = _unbound(design)
+    return _render_designer(request, pod_form, formset, design)
+
+
+def _render_designer(
+    request: HtmxHttpRequest, pod_form: PodForm, formset: Any, design: Design | None
+) -> HttpResponse:
+    results = design_results(design, pod_form, formset)
+    context = _context(request, pod_form, formset, results)
+    template = "designer/index.html"
+    if request.htmx:
+        target = request.htmx.target or ""
+        template += "#results" if target == "results" else "#designer"
+    response = render(request, template, context)
+    if request.htmx and design is not None:
+        response = replace_url(response, f"/?{context['query']}")
+    return response
+
+
+@require_GET
+def export_yaml(request: HttpRequest) -> HttpResponse:
+    """The preview's YAML as a download; refused (409) while the design has errors."""
+    pod_form, formset, design = _bind(request.GET)
+    results = design_results(design, pod_form, formset)
+    if not results.downloadable:
+        return HttpResponse(
+            _("The design has errors; fix them before downloading the YAML."),
+            status=409,
+            content_type="text/plain; charset=utf-8",
+        )
+    filename = f"{design.name or 'pod'}.yaml"
+    response = HttpResponse(results.yaml, content_type="application/yaml; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@require_POST
+def share(request: HtmxHttpRequest) -> HttpResponse:
+    """Store the design under a short permanent id; the same design gives the same id."""
+    pod_form, formset, design = _bind(request.POST)
+    if design is None:
+        return HttpResponse(_("The design has form errors; fix them to share it."), status=400)
+    shared = SharedDesign.save_design(design)
+    url = request.build_absolute_uri(f"/s/{shared.id}")
+    if request.htmx:
+        return render(request, "designer/index.html#share-link", {"share_url": url})
+    return redirect(f"/s/{shared.id}")
+
+
+@require_http_methods(["GET", "HEAD"])
+@vary_on_headers("HX-Request", "HX-Target")
+def shared_design(request: HtmxHttpRequest, share_id: str) -> HttpResponse:
+    design = SharedDesign.load_design(share_id)
+    if design is None:
+        raise Http404(_("No shared design has this link. It may have been mistyped."))
+    pod_form, formset = _unbound(design)
+    return _render_designer(request, pod_form, formset, design)

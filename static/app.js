@@ -1,0 +1,25 @@
+// Progressive enhancement only: the page works without this file.
+document.documentElement.classList.add("js");
+
+document.addEventListener("click", async (event) => {
+  const button = event.target.closest("[data-copy]");
+  if (!button) return;
+  const source = document.querySelector(button.dataset.copy);
+  if (!source) return;
+  const text = source.textContent;
+  const done = button.dataset.done || "Copied";
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch (err) {
+    // Clipboard API needs a secure context; fall back to selecting the text.
+    const range = document.createRange();
+    range.selectNodeContents(source);
+    const selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+    document.execCommand("copy");
+  }
+  const label = button.textContent;
+  button.textContent = done;
+  setTimeout(() => { button.textContent = label; }, 1500);
+});

@@ -1,0 +1,848 @@
+"""The API server's resource validation: paths, wording and order as kubectl prints them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from designer.k8s.model import Pod
+from designer.k8s.quantity import Quantity, QuantityError
+from designer.k8s.validation import (
+    FieldError,
+    FieldWarning,
+    Unquoted,
+    ValidationResult,
+    go_quote,
+    is_dns1123_label,
+    is_qualified_name,
+    validate_pod,
+)
+
+DATA = Path(__file__).parent / "data"
+
+DNS_LABEL_MSG = (
+    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "
+    "and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', "
+    "regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
+)
+DNS_SUBDOMAIN_MSG = (
+    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' "
+    "or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex "
+    "used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
+)
+
+
+def make_pod(spec: dict[str, Any], metadata: dict[str, Any] | None = None) -> Pod:
+    meta = {"name": "p"} if metadata is None else metadata
+    return Pod.model_validate({"metadata": meta, "spec": spec})
+
+
+def one(resources: dict[str, Any] | None = None, **extra: Any) -> dict[str, Any]:
+    """A spec with one container ``app``."""
+    container: dict[str, Any] = {"name": "app", "image": "busybox", **extra}
+    if resources is not None:
+        container["resources"] = resources
+    return {"containers": [container]}
+
+
+def errors(spec: dict[str, Any], **kwargs: Any) -> list[str]:
+    return [str(e) for e in validate_pod(make_pod(spec), **kwargs).errors]
+
+
+def warnings(spec: dict[str, Any]) -> list[str]:
+    return [str(w) for w in validate_pod(make_pod(spec)).warnings]
+
+
+def quantity_error(text: Any) -> str:
+    with pytest.raises(QuantityError) as exc:
+        Quantity.from_json(text)
+    return str(exc.value)
+
+
+# --- extended resources (GPUs): the documented disagreement with the course text ---------
+
+
+def test_limits_only_gpu_is_accepted() -> None:
+    result = validate_pod(make_pod(one({"limits": {"nvidia.com/gpu": 1}})))
+    assert result.ok
+    assert result.errors == [] and result.warnings == []
+
+
+def test_gpu_requests_without_limits_is_refused() -> None:
+    assert errors(one({"requests": {"nvidia.com/gpu": 1}})) == [
+        "spec.containers[0].resources.limits: Required value: "
+        "Limit must be set for non overcommitable resources"
+    ]
+
+
+def test_gpu_requests_different_from_limits_are_refused() -> None:
+    assert errors(one({"requests": {"nvidia.com/gpu": 1}, "limits": {"nvidia.com/gpu": 2}})) == [
+        'spec.containers[0].resources.requests: Invalid value: "1": '
+        "must be equal to nvidia.com/gpu limit of 2"
+    ]
+
+
+def test_gpu_requests_above_limits_say_equal_not_less_than() -> None:
+    # Non-overcommitable resources are checked for equality first.
+    assert errors(one({"requests": {"nvidia.com/gpu": 4}, "limits": {"nvidia.com/gpu": 2}})) == [
+        'spec.containers[0].resources.requests: Invalid value: "4": '
+        "must be equal to nvidia.com/gpu limit of 2"
+    ]
+
+
+def test_half_gpu_is_refused() -> None:
+    # The Quantity itself is the bad value (a Go Stringer): printed without quotes. The
+    # request defaulted from the limit is refused too, as the API server does.
+    result = validate_pod(make_pod(one({"limits": {"nvidia.com/gpu": 0.5}})))
+    assert [str(e) for e in result.errors] == [
+        "spec.containers[0].resources.limits[nvidia.com/gpu]: Invalid value: 500m: "
+        "must be an integer",
+        "spec.containers[0].resources.requests[nvidia.com/gpu]: Invalid value: 500m: "
+        "must be an integer",
+    ]
+    assert result.errors[0].as_dict() == {
+        "field": "spec.containers[0].resources.limits[nvidia.com/gpu]",
+        "type": "FieldValueInvalid",
+        "message": "must be an integer",
+    }
+
+
+def test_unqualified_gpu_name_is_refused() -> None:
+    assert errors(one({"limits": {"gpu": 1}})) == [
+        "spec.containers[0].resources.limits[gpu]: Invalid value: gpu: "
+        "must be a standard resource type or fully qualified",
+        "spec.containers[0].resources.limits[gpu]: Invalid value: gpu: "
+        "must be a standard resource for containers",
+        "spec.containers[0].resources.requests[gpu]: Invalid value: gpu: "
+        "must be a standard resource type or fully qualified",
+        "spec.containers[0].resources.requests[gpu]: Invalid value: gpu: "
+        "must be a standard resource for containers",
+    ]
+
+
+def test_standard_but_not_container_resource_is_refused_once() -> None:
+    assert errors(one({"requests": {"pods": 1}})) == [
+        "spec.containers[0].resources.requests[pods]: Invalid value: pods: "
+        "must be a standard resource for containers"
+    ]
+
+
+def test_extended_resource_name_too_long_for_quota_is_refused() -> None:
+    # "requests." + the name must still be a qualified name (the prefix stays <= 253).
+    name = "a" * 250 + ".io/gpu"
+    assert errors(one({"limits": {name: 1}, "requests": {name: 1}})) == [
+        f"spec.containers[0].resources.limits[{name}]: Invalid value: {name}: "
+        "doesn't follow extended resource name standard",
+        f"spec.containers[0].resources.requests[{name}]: Invalid value: {name}: "
+        "doesn't follow extended resource name standard",
+    ]
+
+
+def test_malformed_resource_name_gets_the_qualified_name_messages() -> None:
+    assert errors(one({"requests": {"nvidia.com/": 1}})) == [
+        "spec.containers[0].resources.requests[nvidia.com/]: Invalid value: nvidia.com/: "
+        "name part must be non-empty",
+        "spec.containers[0].resources.requests[nvidia.com/]: Invalid value: nvidia.com/: "
+        "name part must consist of alphanumeric characters, '-', '_' or '.', and must start "
+        "and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', "
+        "regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+        "spec.containers[0].resources.requests[nvidia.com/]: Invalid value: nvidia.com/: "
+        "doesn't follow extended resource name standard",
+        "spec.containers[0].resources.limits: Required value: "
+        "Limit must be set for non overcommitable resources",
+    ]
+
+
+def test_extended_resource_in_init_container_is_checked_too() -> None:
+    spec = {
+        "containers": [{"name": "app", "image": "busybox"}],
+        "initContainers": [
+            {"name": "init", "image": "busybox", "resources": {"requests": {"example.com/a": 1}}}
+        ],
+    }
+    assert errors(spec) == [
+        "spec.initContainers[0].resources.limits: Required value: "
+        "Limit must be set for non overcommitable resources"
+    ]
+
+
+# --- cpu and memory -------------------------------------------------------------------------
+
+
+def test_cpu_request_above_limit_is_refused_at_the_requests_map() -> None:
+    assert errors(one({"requests": {"cpu": "2"}, "limits": {"cpu": "1"}})) == [
+        'spec.containers[0].resources.requests: Invalid value: "2": '
+        "must be less than or equal to cpu limit of 1"
+    ]
+
+
+def test_quantities_are_quoted_in_their_canonical_form() -> None:
+    assert errors(one({"requests": {"memory": "1.5Gi"}, "limits": {"memory": "1Gi"}})) == [
+        'spec.containers[0].resources.requests: Invalid value: "1536Mi": '
+        "must be less than or equal to memory limit of 1Gi"
+    ]
+
+
+def test_negative_cpu_is_refused() -> None:
+    assert errors(one({"requests": {"cpu": "-1"}})) == [
+        'spec.containers[0].resources.requests[cpu]: Invalid value: "-1": '
+        "must be greater than or equal to 0"
+    ]
+
+
+def test_negative_limit_is_refused_on_the_limit_and_the_defaulted_request() -> None:
+    assert errors(one({"limits": {"memory": "-1Gi"}})) == [
+        'spec.containers[0].resources.limits[memory]: Invalid value: "-1Gi": '
+        "must be greater than or equal to 0",
+        'spec.containers[0].resources.requests[memory]: Invalid value: "-1Gi": '
+        "must be greater than or equal to 0",
+    ]
+
+
+def test_requests_below_limits_are_fine_for_cpu_and_memory() -> None:
+    spec = one(
+        {"requests": {"cpu": "250m", "memory": "64Mi"}, "limits": {"cpu": 1, "memory": "128Mi"}}
+    )
+    assert validate_pod(make_pod(spec)).ok
+
+
+def test_zero_and_fractional_cpu_are_fine() -> None:
+    assert errors(one({"requests": {"cpu": 0}, "limits": {"cpu": 0.5}})) == []
+
+
+# --- warnings -------------------------------------------------------------------------------
+
+
+def test_memory_128m_warns_fractional_byte() -> None:
+    result = validate_pod(make_pod(one({"requests": {"memory": "128m"}})))
+    assert result.ok
+    assert [str(w) for w in result.warnings] == [
+        'spec.containers[0].resources.requests[memory]: fractional byte value "128m" is '
+        "invalid, must be an integer"
+    ]
+    assert result.warnings[0] == FieldWarning(
+        "spec.containers[0].resources.requests[memory]",
+        'fractional byte value "128m" is invalid, must be an integer',
+    )
+    assert result.warnings[0].as_dict() == {
+        "field": "spec.containers[0].resources.requests[memory]",
+        "message": 'fractional byte value "128m" is invalid, must be an integer',
+    }
+
+
+def test_memory_limit_128m_warns_on_the_limit_and_the_defaulted_request() -> None:
+    assert warnings(one({"limits": {"memory": "128m"}})) == [
+        'spec.containers[0].resources.limits[memory]: fractional byte value "128m" is '
+        "invalid, must be an integer",
+        'spec.containers[0].resources.requests[memory]: fractional byte value "128m" is '
+        "invalid, must be an integer",
+    ]
+
+
+def test_fractional_ephemeral_storage_and_overhead_warn_init_containers_first() -> None:
+    spec = {
+        "overhead": {"memory": "0.5"},
+        "initContainers": [
+            {
+                "name": "init",
+                "image": "busybox",
+                "resources": {"requests": {"ephemeral-storage": "1.5"}},
+            }
+        ],
+        "containers": [
+            {"name": "app", "image": "busybox", "resources": {"requests": {"memory": "1m"}}}
+        ],
+    }
+    assert warnings(spec) == [
+        'spec.overhead[memory]: fractional byte value "500m" is invalid, must be an integer',
+        "spec.initContainers[0].resources.requests[ephemeral-storage]: fractional byte value "
+        '"1500m" is invalid, must be an integer',
+        'spec.containers[0].resources.requests[memory]: fractional byte value "1m" is invalid, '
+        "must be an integer",
+    ]
+
+
+def test_whole_bytes_do_not_warn() -> None:
+    assert warnings(one({"requests": {"memory": "128Mi", "ephemeral-storage": "1G"}})) == []
+
+
+def test_negative_termination_grace_period_warns() -> None:
+    spec = {**one(), "terminationGracePeriodSeconds": -5}
+    assert warnings(spec) == [
+        "spec.terminationGracePeriodSeconds: must be >= 0; negative values are invalid and "
+        "will be treated as 1"
+    ]
+
+
+# --- hugepages ------------------------------------------------------------------------------
+
+
+def test_hugepages_alone_are_forbidden() -> None:
+    assert errors(one({"limits": {"hugepages-2Mi": "4Mi"}})) == [
+        "spec.containers[0].resources: Forbidden: HugePages require cpu or memory"
+    ]
+
+
+def test_hugepages_with_memory_are_accepted() -> None:
+    assert errors(one({"limits": {"hugepages-2Mi": "4Mi", "memory": "1Gi"}})) == []
+
+
+def test_hugepages_must_be_a_whole_number_of_pages() -> None:
+    assert errors(one({"limits": {"hugepages-2Mi": "3Mi", "memory": "1Gi"}})) == [
+        'spec.containers[0].resources.limits[hugepages-2Mi]: Invalid value: "3Mi": '
+        "3Mi is not positive integer multiple of hugepages-2Mi",
+        'spec.containers[0].resources.requests[hugepages-2Mi]: Invalid value: "3Mi": '
+        "3Mi is not positive integer multiple of hugepages-2Mi",
+    ]
+
+
+def test_hugepages_cannot_overcommit() -> None:
+    assert errors(one({"requests": {"hugepages-1Gi": "1Gi", "cpu": "1"}})) == [
+        "spec.containers[0].resources.limits: Required value: "
+        "Limit must be set for non overcommitable resources"
+    ]
+
+
+def test_hugepages_with_an_unparsable_page_size_are_never_a_multiple() -> None:
+    assert errors(one({"limits": {"hugepages-big": "2Mi", "cpu": "1"}})) == [
+        'spec.containers[0].resources.limits[hugepages-big]: Invalid value: "2Mi": '
+        "2Mi is not positive integer multiple of hugepages-big",
+        'spec.containers[0].resources.requests[hugepages-big]: Invalid value: "2Mi": '
+        "2Mi is not positive integer multiple of hugepages-big",
+    ]
+
+
+# --- names and uniqueness -------------------------------------------------------------------
+
+
+def test_duplicate_container_names_across_init_and_app_are_refused() -> None:
+    spec = {
+        "initContainers": [{"name": "app", "image": "busybox"}],
+        "containers": [{"name": "app", "image": "busybox"}],
+    }
+    result = validate_pod(make_pod(spec))
+    assert [str(e) for e in result.errors] == [
+        'spec.initContainers[0].name: Duplicate value: "app"'
+    ]
+    assert result.errors[0].type == "FieldValueDuplicate"
+
+
+def test_duplicate_app_container_names_are_refused_on_the_second() -> None:
+    spec = {"containers": [{"name": "a", "image": "x"}, {"name": "a", "image": "x"}]}
+    assert errors(spec) == ['spec.containers[1].name: Duplicate value: "a"']
+
+
+def test_duplicate_ephemeral_container_name_is_refused() -> None:
+    spec = {
+        "containers": [{"name": "app", "image": "busybox"}],
+        "ephemeralContainers": [{"name": "app", "image": "busybox"}],
+    }
+    assert errors(spec) == [
+        'spec.ephemeralContainers[0].name: Duplicate value: "app"',
+        "spec.ephemeralContainers: Forbidden: cannot be set on create",
+    ]
+
+
+def test_ephemeral_containers_may_not_set_resources() -> None:
+    spec = {
+        "containers": [{"name": "app", "image": "busybox"}],
+        "ephemeralContainers": [
+            {"name": "debug", "image": "busybox", "resources": {"limits": {"cpu": "1"}}}
+        ],
+    }
+    assert errors(spec, spec_path="spec.template.spec", template=True) == [
+        "spec.template.spec.ephemeralContainers[0].resources: Forbidden: "
+        "cannot be set for an Ephemeral Container",
+        "spec.template.spec.ephemeralContainers: Forbidden: "
+        "ephemeral containers not allowed in pod template",
+    ]
+
+
+def test_container_name_must_be_a_dns_label() -> None:
+    assert errors(one() | {"containers": [{"name": "My_App", "image": "x"}]}) == [
+        f'spec.containers[0].name: Invalid value: "My_App": {DNS_LABEL_MSG}'
+    ]
+
+
+def test_container_name_with_dots_is_told_about_the_dots() -> None:
+    assert errors({"containers": [{"name": "a.b.c", "image": "x"}]}) == [
+        'spec.containers[0].name: Invalid value: "a.b.c": must not contain dots'
+    ]
+
+
+def test_long_container_name_gets_both_messages() -> None:
+    name = "a" * 64
+    assert errors({"containers": [{"name": name, "image": "x"}]}) == [
+        f'spec.containers[0].name: Invalid value: "{name}": must be no more than 63 characters'
+    ]
+    name = "A" * 64
+    assert errors({"containers": [{"name": name, "image": "x"}]}) == [
+        f'spec.containers[0].name: Invalid value: "{name}": must be no more than 63 characters',
+        f'spec.containers[0].name: Invalid value: "{name}": {DNS_LABEL_MSG}',
+    ]
+
+
+def test_missing_container_name_and_image_are_required() -> None:
+    assert errors({"containers": [{}]}) == [
+        "spec.containers[0].name: Required value",
+        "spec.containers[0].image: Required value",
+    ]
+
+
+def test_a_pod_needs_containers() -> None:
+    assert errors({"containers": []}) == ["spec.containers: Required value"]
+
+
+def test_pod_name_must_be_a_dns_subdomain() -> None:
+    result = validate_pod(make_pod(one(), {"name": "My_Pod"}))
+    assert [str(e) for e in result.errors] == [
+        f'metadata.name: Invalid value: "My_Pod": {DNS_SUBDOMAIN_MSG}'
+    ]
+
+
+def test_pod_name_is_required_but_not_for_a_template() -> None:
+    pod = make_pod(one(), {})
+    assert [str(e) for e in validate_pod(pod).errors] == [
+        "metadata.name: Required value: name or generateName is required"
+    ]
+    assert validate_pod(pod, spec_path="spec.template.spec", template=True).ok
+
+
+def test_generate_name_may_end_with_a_dash() -> None:
+    assert validate_pod(make_pod(one(), {"generateName": "job-"})).ok
+    result = validate_pod(make_pod(one(), {"generateName": "Job-"}))
+    assert [e.field for e in result.errors] == ["metadata.generateName"]
+
+
+def test_namespace_must_be_a_dns_label() -> None:
+    result = validate_pod(make_pod(one(), {"name": "p", "namespace": "Team.A"}))
+    assert [str(e) for e in result.errors] == [
+        f'metadata.namespace: Invalid value: "Team.A": {DNS_LABEL_MSG}'
+    ]
+
+
+def test_bad_label_key_and_value_use_the_label_messages() -> None:
+    result = validate_pod(make_pod(one(), {"name": "p", "labels": {"app/x/y": "ok", "k": "-v"}}))
+    assert [e.field for e in result.errors] == ["metadata.labels", "metadata.labels"]
+    assert result.errors[0].message.startswith("a valid label key must consist of")
+    assert result.errors[1].message.startswith("a valid label must be an empty string")
+    assert str(result.errors[1]).startswith('metadata.labels: Invalid value: "-v": ')
+
+
+def test_template_labels_use_the_template_path() -> None:
+    pod = make_pod(one(), {"labels": {"bad key": "v"}})
+    result = validate_pod(pod, spec_path="spec.template.spec", template=True)
+    assert {e.field for e in result.errors} == {"spec.template.labels"}
+
+
+def test_image_with_whitespace_is_refused_for_a_pod_only() -> None:
+    spec = {"containers": [{"name": "app", "image": " busybox"}]}
+    assert errors(spec) == [
+        'spec.containers[0].image: Invalid value: " busybox": '
+        "must not have leading or trailing whitespace"
+    ]
+    assert errors(spec, spec_path="spec.template.spec", template=True) == []
+
+
+# --- restart policies and sidecars ----------------------------------------------------------
+
+
+def test_restart_policy_must_be_supported() -> None:
+    assert errors({**one(), "restartPolicy": "Sometimes"}) == [
+        'spec.restartPolicy: Unsupported value: "Sometimes": '
+        'supported values: "Always", "OnFailure", "Never"'
+    ]
+
+
+def test_init_container_restart_policy_may_only_be_always() -> None:
+    spec = {**one(), "initContainers": [{"name": "i", "image": "x", "restartPolicy": "OnFailure"}]}
+    assert errors(spec) == [
+        'spec.initContainers[0].restartPolicy: Unsupported value: "OnFailure": '
+        'supported values: "Always"'
+    ]
+
+
+def test_app_container_restart_policy_is_forbidden() -> None:
+    assert errors(one(restartPolicy="Always")) == [
+        "spec.containers[0].restartPolicy: Forbidden: may not be set for non-init containers"
+    ]
+
+
+def test_probes_on_a_plain_init_container_are_forbidden_but_fine_on_a_sidecar() -> None:
+    probe = {"tcpSocket": {"port": 80}}
+    plain = {"name": "i", "image": "x", "readinessProbe": probe, "lifecycle": {"preStop": {}}}
+    spec = {**one(), "initContainers": [plain]}
+    assert errors(spec) == [
+        "spec.initContainers[0].lifecycle: Forbidden: "
+        "may not be set for init containers without restartPolicy=Always",
+        "spec.initContainers[0].readinessProbe: Forbidden: "
+        "may not be set for init containers without restartPolicy=Always",
+    ]
+    sidecar = {**plain, "lifecycle": None, "restartPolicy": "Always"}
+    assert errors({**one(), "initContainers": [sidecar]}) == []
+
+
+def test_invalid_image_pull_and_dns_policies_list_the_supported_values() -> None:
+    spec = {**one(imagePullPolicy="Sometimes"), "dnsPolicy": "Google"}
+    assert errors(spec) == [
+        'spec.containers[0].imagePullPolicy: Unsupported value: "Sometimes": '
+        'supported values: "Always", "IfNotPresent", "Never"',
+        'spec.dnsPolicy: Unsupported value: "Google": supported values: '
+        '"ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"',
+    ]
+
+
+def test_priority_class_name_must_be_a_dns_subdomain() -> None:
+    assert errors({**one(), "priorityClassName": "High"}) == [
+        f'spec.priorityClassName: Invalid value: "High": {DNS_SUBDOMAIN_MSG}'
+    ]
+
+
+# --- pod-level resources and overhead -------------------------------------------------------
+
+
+def test_pod_level_ephemeral_storage_is_not_supported() -> None:
+    spec = {**one(), "resources": {"limits": {"ephemeral-storage": "1Gi"}}}
+    assert errors(spec) == [
+        "spec.resources.limits[ephemeral-storage]: Unsupported value: ephemeral-storage: "
+        'supported values: "cpu", "hugepages-", "memory"'
+    ]
+
+
+def test_pod_level_requests_below_the_containers_are_refused() -> None:
+    spec = {**one({"requests": {"cpu": "2"}}), "resources": {"requests": {"cpu": "1"}}}
+    assert errors(spec) == [
+        'spec.resources.requests[cpu]: Invalid value: "1": '
+        "must be greater than or equal to aggregate container requests of 2"
+    ]
+
+
+def test_pod_level_requests_cover_the_largest_init_container() -> None:
+    spec = {
+        "initContainers": [
+            {"name": "init", "image": "x", "resources": {"requests": {"memory": "2Gi"}}}
+        ],
+        "containers": [{"name": "app", "image": "x", "resources": {"requests": {"memory": "1Gi"}}}],
+        "resources": {"requests": {"memory": "1Gi"}},
+    }
+    assert errors(spec) == [
+        'spec.resources.requests[memory]: Invalid value: "1Gi": '
+        "must be greater than or equal to aggregate container requests of 2Gi"
+    ]
+
+
+def test_container_limit_above_the_pod_limit_is_refused_at_gos_odd_path() -> None:
+    spec = {**one({"limits": {"cpu": "2"}}), "resources": {"limits": {"cpu": "1"}}}
+    assert errors(spec) == [
+        # The pod-level request defaults to the containers' 2 CPUs, above the pod limit.
+        'spec.resources.requests: Invalid value: "2": must be less than or equal to cpu limit of 1',
+        'spec.resources.containers[0][cpu].limits: Invalid value: "2": '
+        "must be less than or equal to pod limits of 1",
+    ]
+
+
+def test_pod_level_resources_within_limits_are_accepted() -> None:
+    spec = {
+        **one({"requests": {"cpu": "500m", "memory": "256Mi"}}),
+        "resources": {"limits": {"cpu": "1", "memory": "1Gi"}},
+    }
+    assert validate_pod(make_pod(spec)).ok
+
+
+def test_pod_level_gpu_is_not_supported() -> None:
+    spec = {**one(), "resources": {"limits": {"nvidia.com/gpu": 1}}}
+    assert errors(spec) == [
+        "spec.resources.limits[nvidia.com/gpu]: Unsupported value: nvidia.com/gpu: "
+        'supported values: "cpu", "hugepages-", "memory"'
+    ]
+
+
+def test_pod_level_claims_are_forbidden() -> None:
+    spec = {**one(), "resources": {"claims": [{"name": "gpu"}]}}
+    assert errors(spec) == [
+        "spec.resources.claims: Forbidden: claims cannot be set for Resources at pod-level"
+    ]
+
+
+def test_overhead_is_validated_as_limits() -> None:
+    spec = {**one(), "overhead": {"memory": "-1", "gpu": "1"}}
+    assert errors(spec) == [
+        'spec.overhead.limits[memory]: Invalid value: "-1": must be greater than or equal to 0',
+        "spec.overhead.limits[gpu]: Invalid value: gpu: "
+        "must be a standard resource type or fully qualified",
+        "spec.overhead.limits[gpu]: Invalid value: gpu: must be a standard resource for containers",
+    ]
+
+
+# --- unparsable values ----------------------------------------------------------------------
+
+
+def test_unparsable_quantity_is_reported_at_its_path_once() -> None:
+    result = validate_pod(make_pod(one({"limits": {"memory": "1 GB", "cpu": "1"}})))
+    assert [e.as_dict() for e in result.errors] == [
+        {
+            "field": "spec.containers[0].resources.limits[memory]",
+            "type": "FieldValueInvalid",
+            "message": quantity_error("1 GB"),
+        }
+    ]
+    assert str(result.errors[0]).startswith(
+        'spec.containers[0].resources.limits[memory]: Invalid value: "1 GB": '
+    )
+    assert "quantities must match the regular expression" in result.errors[0].message
+
+
+def test_unparsable_value_does_not_hide_other_errors() -> None:
+    spec = one({"requests": {"cpu": "two", "nvidia.com/gpu": 1}})
+    assert [e.field for e in validate_pod(make_pod(spec)).errors] == [
+        "spec.containers[0].resources.requests[cpu]",
+        "spec.containers[0].resources.limits",
+    ]
+
+
+def test_value_of_the_wrong_type_is_reported_at_its_path() -> None:
+    result = validate_pod(make_pod(one({"requests": {"cpu": True}})))
+    assert [(e.field, e.type) for e in result.errors] == [
+        ("spec.containers[0].resources.requests[cpu]", "FieldValueInvalid")
+    ]
+
+
+# --- order and paths ------------------------------------------------------------------------
+
+
+def test_errors_come_in_the_api_servers_order() -> None:
+    spec = {
+        "restartPolicy": "Sometimes",
+        "initContainers": [{"name": "init", "image": "x", "restartPolicy": "Never"}],
+        "containers": [
+            {
+                "name": "App",
+                "image": "",
+                "resources": {"requests": {"cpu": "2"}, "limits": {"cpu": "1"}},
+            },
+            {"name": "init", "image": "x"},
+        ],
+        "overhead": {"cpu": "-1"},
+    }
+    assert [e.field for e in validate_pod(make_pod(spec, {"name": "P"})).errors] == [
+        "metadata.name",
+        "spec.containers[0].name",
+        "spec.containers[0].image",
+        "spec.containers[0].resources.requests",
+        "spec.initContainers[0].restartPolicy",
+        "spec.initContainers[0].name",
+        "spec.restartPolicy",
+        "spec.overhead.limits[cpu]",
+    ]
+
+
+def test_template_paths_follow_the_workload() -> None:
+    spec = one({"requests": {"nvidia.com/gpu": 1}})
+    result = validate_pod(make_pod(spec, {}), spec_path="spec.template.spec", template=True)
+    assert [str(e) for e in result.errors] == [
+        "spec.template.spec.containers[0].resources.limits: Required value: "
+        "Limit must be set for non overcommitable resources"
+    ]
+    deep = "spec.jobTemplate.spec.template.spec"
+    result = validate_pod(
+        make_pod(one({"limits": {"memory": "1m"}}), {}), spec_path=deep, template=True
+    )
+    assert [w.field for w in result.warnings] == [
+        f"{deep}.containers[0].resources.limits[memory]",
+        f"{deep}.containers[0].resources.requests[memory]",
+    ]
+
+
+def test_validation_does_not_change_the_pod() -> None:
+    pod = make_pod(one({"limits": {"cpu": "1"}}))
+    before = pod.manifest()
+    validate_pod(pod)
+    assert pod.manifest() == before
+
+
+# --- FieldError formatting (field.Error.Error()) --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("error", "text"),
+    [
+        (FieldError("a.b", "FieldValueRequired", "", ""), "a.b: Required value"),
+        (
+            FieldError("a.b", "FieldValueRequired", "must be set"),
+            "a.b: Required value: must be set",
+        ),
+        (FieldError("a", "FieldValueForbidden", "no", "x"), "a: Forbidden: no"),
+        (FieldError("a", "FieldValueInvalid", "d", "v"), 'a: Invalid value: "v": d'),
+        (FieldError("a", "FieldValueInvalid", "d", Unquoted("500m")), "a: Invalid value: 500m: d"),
+        (FieldError("a", "FieldValueInvalid", "d", 5), "a: Invalid value: 5: d"),
+        (FieldError("a", "FieldValueInvalid", "d", True), "a: Invalid value: true: d"),
+        (FieldError("a", "FieldValueInvalid", "d", 0.5), "a: Invalid value: 0.5: d"),
+        (FieldError("a", "FieldValueInvalid", "d", None), 'a: Invalid value: "null": d'),
+        (FieldError("a", "FieldValueInvalid", "", 'say "hi"'), 'a: Invalid value: "say \\"hi\\""'),
+        (FieldError("a", "FieldValueDuplicate", "", "x"), 'a: Duplicate value: "x"'),
+        (FieldError("a", "FieldValueNotFound", "", "x"), 'a: Not found: "x"'),
+        (
+            FieldError("a", "FieldValueTypeInvalid", "expected an object", "x"),
+            'a: Invalid value: "x": expected an object',
+        ),
+        (
+            FieldError("a", "FieldValueTooLong", "must have at most 5 bytes", "xxxxxxx"),
+            "a: Too long: must have at most 5 bytes",
+        ),
+        (
+            FieldError("a", "FieldValueNotSupported", 'supported values: "Always"', "x"),
+            'a: Unsupported value: "x": supported values: "Always"',
+        ),
+    ],
+)
+def test_field_error_prints_like_go(error: FieldError, text: str) -> None:
+    assert str(error) == text
+
+
+def test_unquoted_values_still_compare_as_strings() -> None:
+    assert Unquoted("gpu") == "gpu"
+    assert FieldError("f", "FieldValueInvalid", "m", Unquoted("gpu")).value == "gpu"
+
+
+def test_go_quote_escapes_like_strconv_quote() -> None:
+    assert go_quote("a\tb\n\x01é") == '"a\\tb\\n\\x01é"'
+
+
+def test_result_is_ok_without_errors_even_with_warnings() -> None:
+    assert ValidationResult([], [FieldWarning("f", "m")]).ok
+    assert not ValidationResult([FieldError("f", "FieldValueRequired", "")], []).ok
+
+
+def test_name_helpers_match_apimachinery() -> None:
+    assert is_dns1123_label("my-name") == []
+    assert is_dns1123_label("-x") == [DNS_LABEL_MSG]
+    assert is_qualified_name("example.com/MyName") == []
+    assert is_qualified_name("/x") == ["prefix part must be non-empty"]
+
+
+# --- cases transcribed from the Go tests ----------------------------------------------------
+
+
+def _go_cases() -> list[Any]:
+    cases = yaml.safe_load((DATA / "validation_go_cases.yaml").read_text())
+    return [pytest.param(c, id=f"{c['source']}: {c['name']}") for c in cases]
+
+
+@pytest.mark.parametrize("case", _go_cases())
+def test_go_validation_cases(case: dict[str, Any]) -> None:
+    result = validate_pod(make_pod(case["spec"], {"name": "123"}))
+    if "errors" in case:
+        assert [[e.field, e.type] for e in result.errors] == case["errors"]
+    if "contains" in case:
+        assert any(case["contains"] in str(e) for e in result.errors), result.errors
+
+
+GO_VALID_CONTAINERS = [
+    # TestValidateContainers success cases with resources.
+    {
+        "name": "resources-test",
+        "image": "image",
+        "resources": {"limits": {"cpu": "10", "memory": "10G", "my.org/resource": "10"}},
+    },
+    {
+        "name": "resources-test-with-request-and-limit",
+        "image": "image",
+        "resources": {
+            "requests": {"cpu": "10", "memory": "10G"},
+            "limits": {"cpu": "10", "memory": "10G"},
+        },
+    },
+    {
+        "name": "resources-request-limit-simple",
+        "image": "image",
+        "resources": {"requests": {"cpu": "8"}, "limits": {"cpu": "10"}},
+    },
+    {
+        "name": "resources-request-limit-edge",
+        "image": "image",
+        "resources": {
+            "requests": {"cpu": "10", "memory": "10G", "my.org/resource": "10"},
+            "limits": {"cpu": "10", "memory": "10G", "my.org/resource": "10"},
+        },
+    },
+    {
+        "name": "resources-request-limit-partials",
+        "image": "image",
+        "resources": {
+            "requests": {"cpu": "9.5", "memory": "4G"},
+            "limits": {"cpu": "10", "my.org/resource": "10"},
+        },
+    },
+    {
+        "name": "resources-request",
+        "image": "image",
+        "resources": {"requests": {"cpu": "9.5", "memory": "4G"}},
+    },
+    {
+        "name": "resources-resize-policy",
+        "image": "image",
+        "resizePolicy": [{"resourceName": "cpu", "restartPolicy": "NotRequired"}],
+    },
+    {"name": "same-host-port-different-protocol", "image": "image"},
+    {
+        "name": "hugepages",
+        "image": "image",
+        "resources": {"limits": {"hugepages-2Mi": "4Mi", "memory": "1Gi"}},
+    },
+]
+
+
+def test_go_valid_containers_are_accepted() -> None:
+    result = validate_pod(make_pod({"containers": GO_VALID_CONTAINERS}, {"name": "123"}))
+    assert result.errors == []
+
+
+# --- robustness -----------------------------------------------------------------------------
+
+_names = st.sampled_from(
+    [
+        "cpu",
+        "memory",
+        "ephemeral-storage",
+        "hugepages-2Mi",
+        "nvidia.com/gpu",
+        "gpu",
+        "pods",
+        "a/b/c",
+    ]
+)
+_values = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**70), 2**70),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.sampled_from(["500m", "1Gi", "128m", "-1", "1e3", "0.5", "1 GB", "Mi", "+5.", ""]),
+    st.text(max_size=8),
+)
+_lists = st.none() | st.dictionaries(_names, _values, max_size=4)
+
+
+@settings(max_examples=200, deadline=None)
+@given(requests=_lists, limits=_lists, pod_level=_lists, overhead=_lists)
+def test_any_resource_values_give_errors_not_exceptions(
+    requests: dict[str, Any] | None,
+    limits: dict[str, Any] | None,
+    pod_level: dict[str, Any] | None,
+    overhead: dict[str, Any] | None,
+) -> None:
+    spec = {
+        **one({"requests": requests, "limits": limits}),
+        "resources": {"requests": pod_level},
+        "overhead": overhead,
+    }
+    result = validate_pod(make_pod(spec))
+    for error in result.errors:
+        assert error.field.startswith("spec.")
+        assert str(error).startswith(error.field + ": ")
+    for warning in result.warnings:
+        assert "fractional byte value" in warning.message

@@ -1,0 +1,213 @@
+"""The designer page: full page vs. htmx partials, errors beside fields, export, share."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlencode
+
+import pytest
+import yaml
+from django.test import Client
+
+from designer.forms import design_query
+from designer.k8s.workloads import ContainerDesign, preset_design
+
+pytestmark = pytest.mark.django_db
+
+HTMX_RESULTS = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "results"}
+HTMX_DESIGNER = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "designer"}
+
+
+def query_for(design, **changes: str) -> str:
+    query = design_query(design)
+    query.update(changes)
+    return urlencode(query)
+
+
+def qos_of(html: str) -> str:
+    match = re.search(r'data-qos-class="([^"]*)"', html)
+    assert match, "the page shows no QoS class"
+    return match.group(1)
+
+
+def preview_of(html: str) -> str:
+    import html as html_lib
+
+    match = re.search(r'<pre id="manifest-yaml"[^>]*>(.*?)</pre>', html, re.S)
+    assert match, "the page shows no YAML preview"
+    return html_lib.unescape(match.group(1))
+
+
+def test_front_page_starts_with_a_guaranteed_training_design(client: Client) -> None:
+    response = client.get("/")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" in html
+    assert qos_of(html) == "Guaranteed"
+    for label in (
+        "CPU request",
+        "CPU limit",
+        "Memory request",
+        "Memory limit",
+        "GPUs",
+        "Workload type",
+    ):
+        assert f">{label}</label>" in html
+    manifest = yaml.safe_load(preview_of(html))
+    assert manifest["kind"] == "Pod"
+    assert manifest["spec"]["containers"][0]["resources"]["limits"]["nvidia.com/gpu"] == "2"
+
+
+def test_htmx_typing_request_renders_only_the_results_with_field_slots(client: Client) -> None:
+    design = preset_design("training")
+    response = client.get("/?" + query_for(design), **HTMX_RESULTS)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" not in html
+    assert html.lstrip().startswith('<section id="results"')
+    assert 'id="err-id_c-0-cpu_limit" hx-swap-oob="true"' in html
+    assert response["HX-Replace-Url"].startswith("/?")
+    assert "HX-Request" in response["Vary"]
+
+
+def test_changing_memory_limit_makes_pod_burstable_and_names_the_container(client: Client) -> None:
+    design = preset_design("training")
+    response = client.get("/?" + query_for(design, **{"c-0-memory_limit": "128Gi"}), **HTMX_RESULTS)
+    html = response.content.decode()
+    assert qos_of(html) == "Burstable"
+    assert "main" in html.split('class="reasons"')[1].split("</ul>")[0]
+
+
+def test_sidecar_without_limits_makes_pod_burstable(client: Client) -> None:
+    design = preset_design("inference")
+    design.containers.append(
+        ContainerDesign(role="sidecar", name="log-shipper", image="fluent-bit")
+    )
+    html = client.get("/?" + query_for(design)).content.decode()
+    assert qos_of(html) == "Burstable"
+    assert "log-shipper" in html.split('class="reasons"')[1].split("</ul>")[0]
+
+
+def test_half_a_gpu_is_an_error_next_to_the_gpu_field(client: Client) -> None:
+    design = preset_design("training")
+    html = client.get(
+        "/?" + query_for(design, **{"c-0-gpus": "0.5"}), **HTMX_RESULTS
+    ).content.decode()
+    slot = re.search(r'<div class="messages" id="err-id_c-0-gpus"[^>]*>(.*?)</div>', html, re.S)
+    assert slot and "must be an integer" in slot.group(1)
+    assert 'aria-disabled="true"' in html
+
+
+def test_8gb_memory_is_flagged_with_the_fix(client: Client) -> None:
+    design = preset_design("inference")
+    html = client.get("/?" + query_for(design, **{"c-0-memory_limit": "8GB"})).content.decode()
+    assert "8G or 8Gi" in html
+    assert "quantities must match the regular expression" in html
+
+
+def test_adding_a_sidecar_rerenders_the_designer_and_keeps_typed_values(client: Client) -> None:
+    design = preset_design("training")
+    query = query_for(design, **{"c-0-cpu_request": "12", "action": "add-sidecar"})
+    response = client.get("/?" + query, **HTMX_DESIGNER)
+    html = response.content.decode()
+    assert 'id="designer"' in html
+    assert 'name="c-1-name"' in html and 'value="sidecar-1"' in html
+    assert 'name="c-0-cpu_request" value="12"' in html or 'value="12"' in html
+    assert "action=" not in response["HX-Replace-Url"]
+
+
+def test_button_without_javascript_redirects_to_the_canonical_url(client: Client) -> None:
+    design = preset_design("training")
+    response = client.get("/?" + query_for(design, action="add-init"))
+    assert response.status_code == 302
+    follow = client.get(response["Location"])
+    assert 'name="c-1-role"' in follow.content.decode()
+
+
+def test_download_is_an_attachment_identical_to_the_preview(client: Client) -> None:
+    design = preset_design("inference")
+    query = query_for(design)
+    page = client.get("/?" + query).content.decode()
+    response = client.get("/export.yaml?" + query)
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == 'attachment; filename="inference.yaml"'
+    assert response.content.decode() == preview_of(page)
+
+
+def test_download_is_refused_while_the_design_has_errors(client: Client) -> None:
+    design = preset_design("inference")
+    response = client.get("/export.yaml?" + query_for(design, **{"c-0-gpus": "0.5"}))
+    assert response.status_code == 409
+
+
+def test_share_link_reproduces_the_design_and_is_stable(client: Client) -> None:
+    design = preset_design("batch")
+    data = design_query(design)
+    first = client.post("/share", data)
+    second = client.post("/share", data)
+    assert first.status_code == 302
+    assert first["Location"] == second["Location"]
+    assert re.fullmatch(r"/s/[0-9a-f]{12}", first["Location"])
+    shared = client.get(first["Location"]).content.decode()
+    direct = client.get("/?" + urlencode(data)).content.decode()
+    assert preview_of(shared) == preview_of(direct)
+
+
+def test_share_over_htmx_returns_the_link(client: Client) -> None:
+    response = client.post("/share", design_query(preset_design("batch")), **HTMX_DESIGNER)
+    assert re.search(r'href="http://testserver/s/[0-9a-f]{12}"', response.content.decode())
+
+
+@pytest.mark.parametrize("share_id", ["000000000000", "nothex", "../../etc", "a" * 500])
+def test_unknown_or_tampered_share_links_give_a_friendly_404(client: Client, share_id: str) -> None:
+    response = client.get(f"/s/{share_id}")
+    assert response.status_code == 404
+    assert "Start a new design" in response.content.decode()
+
+
+def test_share_requires_csrf_token() -> None:
+    client = Client(enforce_csrf_checks=True)
+    response = client.post("/share", design_query(preset_design("batch")))
+    assert response.status_code == 403
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"c-0-cpu_request": "1e999999999"},
+        {"c-0-cpu_request": "9" * 100},
+        {"c-0-memory_limit": "9" * 5000},
+        {"name": "<script>alert(1)</script>"},
+        {"c-0-name": "日本語の名前"},
+        {"c-TOTAL_FORMS": "5000"},
+        {"c-TOTAL_FORMS": "-1"},
+        {"c-TOTAL_FORMS": "abc"},
+        {"base": "not-base64!!"},
+        {"c-0-base": "eJzLSM3JyQcABiwCFQ"},
+        {"labels": "no equals sign"},
+        {"workload": "quantum"},
+        {"c-0-command": "python 'unclosed"},
+        {"c-0-extra": "hugepages-2Mi"},
+    ],
+)
+def test_bad_input_gives_a_message_never_a_500(client: Client, changes: dict) -> None:
+    design = preset_design("training")
+    response = client.get("/?" + query_for(design, **changes))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "<script>alert(1)</script>" not in html
+    assert "Error" in html or "error" in html
+
+
+def test_script_tags_in_names_are_escaped_in_the_yaml_preview(client: Client) -> None:
+    design = preset_design("training")
+    html = client.get("/?" + query_for(design, name="<b>x</b>")).content.decode()
+    assert "<b>x</b>" not in html
+    assert "&lt;b&gt;x&lt;/b&gt;" in html
+
+
+def test_security_headers_are_set(client: Client) -> None:
+    response = client.get("/")
+    assert "default-src 'self'" in response["Content-Security-Policy"]
+    assert response["X-Frame-Options"] == "DENY"
+    assert response["X-Content-Type-Options"] == "nosniff"
