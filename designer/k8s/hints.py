@@ -38,16 +38,16 @@ def quantity_hint(resource: str, text: Any) -> tuple[str, dict[str, str]] | None
             gettext_noop("CPU is counted in cores: did you mean %(cores)s or %(milli)s?"),
             {"cores": number, "milli": f"{number}m" if "." not in number else number},
         )
+    if unit == "m" and not binary and spelled == f"{number}m":
+        if resource != "memory" and resource != "ephemeral-storage":
+            return None
+        # "128m" is 0.128 bytes: valid syntax, almost never what was meant.
+        return (
+            gettext_noop("“%(value)s” means milli-bytes: did you mean %(binary)s or %(decimal)s?"),
+            {"value": spelled, "binary": f"{number}Mi", "decimal": f"{number}M"},
+        )
     decimal, binary_unit = f"{number}{DECIMAL[letter]}", f"{number}{BINARY[letter]}"
     if spelled in (decimal, binary_unit):
-        if resource == "memory" and unit == "m" and not binary:
-            # "128m" is 0.128 bytes: valid syntax, almost never what was meant.
-            return (
-                gettext_noop(
-                    "“%(value)s” means milli-bytes: did you mean %(binary)s or %(decimal)s?"
-                ),
-                {"value": spelled, "binary": f"{number}Mi", "decimal": f"{number}M"},
-            )
         return None
     return (
         gettext_noop("Did you mean %(decimal)s or %(binary)s?"),

@@ -203,7 +203,9 @@ for _words, _tag, _value in (
     ((".nan", ".NaN", ".NAN"), "!!float", math.nan),
     ((".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF"), "!!float", math.inf),
     (("-.inf", "-.Inf", "-.INF"), "!!float", -math.inf),
-    (("<<",), "!!merge", _MERGE),
+    # resolve.go also maps "<<" to !!merge, but no hint leads there ("<" is not
+    # in resolveTable): "<<" resolves as a string and decode.go's isMerge()
+    # spots merge keys by their text.  _compose does the same.
 ):
     for _word in _words:
         _RESOLVE_MAP[_word] = (_tag, _value)
@@ -344,8 +346,6 @@ def _resolve_tagged(tag: str, value: str, line: int) -> Any:
     if short not in _RESOLVABLE or short == "!!str":
         return value  # unknown tags keep the scalar as a string
     rtag, out = _go_resolve(value, timestamps=short == "!!timestamp")
-    if out is _MERGE:
-        rtag, out = "!!merge", value
     if rtag == short:
         return value if rtag == "!!timestamp" else out
     if short == "!!float" and rtag == "!!int" and out < _INT64_LIMIT:
@@ -571,7 +571,9 @@ def _compose(data: bytes, line0: int) -> Any:
             tag = ev.tag
             value = ev.value
             if tag is None:
-                if ev.implicit[0]:  # plain scalar: resolve like go-yaml v2
+                if value == "<<" and ev.implicit[0]:
+                    value = _MERGE  # decode.go isMerge(): a plain "<<" key merges
+                elif ev.implicit[0]:  # plain scalar: resolve like go-yaml v2
                     resolved = cache.get(value, cache)
                     if resolved is cache:
                         resolved = _go_resolve(value)[1]
@@ -847,11 +849,16 @@ def _decode_input(text: str | bytes, max_bytes: int) -> tuple[str, bytes]:
 def _error_message(e: yaml.YAMLError, line0: int, data: bytes) -> str:
     if isinstance(e, yaml.MarkedYAMLError):
         mark = e.problem_mark or e.context_mark
-        line = line0 + (mark.line if mark else 0)
+        # A mark at the end of the input can sit on the line after the last one.
+        last = line0 + data.rstrip(b"\n").count(b"\n")
+        line = min(line0 + (mark.line if mark else 0), last)
         problem = e.problem or e.context or "invalid YAML"
+        if problem == "exceeded maximum nesting depth":  # libyaml's own limit (1000)
+            return f"line {line}: nesting is deeper than {MAX_DEPTH} levels"
         message = f"line {line}: {problem}"
         if e.context and e.problem and e.context_mark is not None:
-            message += f" ({e.context} that starts on line {line0 + e.context_mark.line})"
+            context_line = min(line0 + e.context_mark.line, last)
+            message += f" ({e.context} that starts on line {context_line})"
         return message
     if isinstance(e, yaml.reader.ReaderError):
         line = line0 + data.count(b"\n", 0, e.position)
@@ -1284,7 +1291,11 @@ def _represent_none(dumper: _Dumper, value: None) -> _nodes.ScalarNode:
 def _represent_dict(dumper: _Dumper, value: dict) -> _nodes.MappingNode:
     by_key = {_json_key(k): v for k, v in value.items()}
     items = [
-        (_represent_str(dumper, k), dumper.represent_data(by_key[k]))
+        (
+            # go-yaml would print a "<<" key plain, and then read it as a merge.
+            _represent_quoted(dumper, k) if k == "<<" else _represent_str(dumper, k),
+            dumper.represent_data(by_key[k]),
+        )
         for k in _sorted_keys(list(by_key))
     ]
     return _nodes.MappingNode(_MAP_TAG, items, flow_style=False)

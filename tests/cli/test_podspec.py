@@ -1,0 +1,143 @@
+"""``manage.py podspec check``: output shapes and exit codes users script against."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+GOOD = """\
+apiVersion: v1
+kind: Pod
+metadata: {name: trainer}
+spec:
+  containers:
+  - name: main
+    image: pytorch/pytorch
+    resources:
+      limits: {cpu: 8, memory: 64Gi, nvidia.com/gpu: 4}
+"""
+BAD = """\
+apiVersion: v1
+kind: Pod
+metadata: {name: trainer}
+spec:
+  containers:
+  - name: main
+    image: pytorch/pytorch
+    resources:
+      requests: {cpu: 2}
+      limits: {cpu: 1}
+"""
+
+
+def podspec(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "manage.py", "podspec", "check", *args],
+        cwd=ROOT,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_valid_pod_exits_0_and_prints_the_documented_json_shape(tmp_path: Path) -> None:
+    path = tmp_path / "pod.yaml"
+    path.write_text(GOOD)
+    result = podspec("--format", "json", str(path))
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["errors"] == []
+    (obj,) = report["objects"]
+    assert obj == {
+        "file": str(path),
+        "document": 0,
+        "path": "",
+        "kind": "Pod",
+        "name": "trainer",
+        "namespace": None,
+        "qosClass": "Guaranteed",
+        "effectiveRequests": {"cpu": "8", "memory": "64Gi", "nvidia.com/gpu": "4"},
+        "effectiveLimits": {"cpu": "8", "memory": "64Gi", "nvidia.com/gpu": "4"},
+        "errors": [],
+        "warnings": [],
+        "qosReasons": obj["qosReasons"],
+    }
+    assert obj["qosReasons"]
+
+
+def test_pod_with_errors_exits_1_with_api_server_field_paths() -> None:
+    result = podspec("--format", "json", "-", stdin=BAD)
+    assert result.returncode == 1
+    (obj,) = json.loads(result.stdout)["objects"]
+    assert obj["file"] == "<stdin>"
+    assert {
+        "field": "spec.containers[0].resources.requests",
+        "type": "FieldValueInvalid",
+        "message": "must be less than or equal to cpu limit of 1",
+    } in obj["errors"]
+
+
+def test_unreadable_file_exits_2(tmp_path: Path) -> None:
+    result = podspec(str(tmp_path / "missing.yaml"))
+    assert result.returncode == 2
+    assert "missing.yaml" in result.stderr
+
+
+def test_invalid_utf8_exits_2_with_a_clear_message(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_bytes(b"kind: Pod\nmetadata: {name: \xff\xfe}\n")
+    result = podspec("--format", "json", str(path))
+    assert result.returncode == 2
+    (error,) = json.loads(result.stdout)["errors"]
+    assert "UTF-8" in error["message"]
+
+
+def test_a_broken_document_is_reported_and_the_others_still_checked(tmp_path: Path) -> None:
+    path = tmp_path / "multi.yaml"
+    path.write_text(GOOD + "---\nkind: [broken\n---\n" + GOOD.replace("trainer", "second"))
+    result = podspec("--format", "json", str(path))
+    assert result.returncode == 0
+    report = json.loads(result.stdout)
+    assert [o["name"] for o in report["objects"]] == ["trainer", "second"]
+    assert [o["document"] for o in report["objects"]] == [0, 2]
+    (error,) = report["errors"]
+    assert error["document"] == 1 and error["file"] == str(path)
+    assert "line 11" in error["message"]
+
+
+def test_list_items_are_reported_with_their_path() -> None:
+    items = {
+        "apiVersion": "v1",
+        "kind": "List",
+        "items": [
+            {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "svc"}},
+            json.loads(
+                json.dumps(
+                    {
+                        "apiVersion": "v1",
+                        "kind": "Pod",
+                        "metadata": {"name": "p", "namespace": "ml"},
+                        "spec": {"containers": [{"name": "c", "image": "i"}]},
+                    }
+                )
+            ),
+        ],
+    }
+    result = podspec("--format", "json", "-", stdin=json.dumps(items))
+    assert result.returncode == 0
+    (obj,) = json.loads(result.stdout)["objects"]
+    assert (obj["path"], obj["namespace"], obj["qosClass"]) == ("items[1]", "ml", "BestEffort")
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_both_formats_name_every_workload(fmt: str) -> None:
+    result = podspec("--format", fmt, "-", stdin=GOOD + "---\n" + BAD.replace("trainer", "other"))
+    assert result.returncode == 1
+    assert "trainer" in result.stdout and "other" in result.stdout
