@@ -22,13 +22,12 @@ from django.views.decorators.http import require_http_methods
 from ninja import NinjaAPI, Schema
 from ninja.errors import HttpError
 from pydantic import Field
-from pydantic import ValidationError as PydanticValidationError
 
 from designer.k8s.check import check_texts
 from designer.k8s.export import pod_yaml
 from designer.k8s.manifest import MAX_INPUT_BYTES, Document, read_documents
 from designer.k8s.report import pod_report
-from designer.k8s.workloads import Design, design_to_pod
+from designer.k8s.workloads import Design, DesignError, design_to_pod
 
 REQUEST_FILE = "request"
 MAX_RENDER_BYTES = 2 * 1024 * 1024
@@ -282,19 +281,8 @@ def render_design(design: Design) -> dict[str, Any]:
         raise ValueError(_("A design has at most %(n)s containers.") % {"n": MAX_RENDER_CONTAINERS})
     try:
         pod = design_to_pod(design)
-    except PydanticValidationError as exc:
-        first = exc.errors(include_url=False)[0]
-        where = ".".join(str(part) for part in first["loc"])
-        raise ValueError(
-            _("The design's base does not fit a Pod: %(where)s: %(reason)s")
-            % {"where": where, "reason": first["msg"]}
-        ) from exc
-    except (ValueError, TypeError, AttributeError, KeyError, RecursionError) as exc:
-        # A `base` whose parts have the wrong types (a string where the spec's mapping
-        # belongs, ...). design_to_pod should report these itself; see the report.
-        raise ValueError(
-            _("The design's base does not fit a Pod: a field has the wrong type.")
-        ) from exc
+    except DesignError as exc:
+        raise ValueError(str(exc)) from exc
     report = pod_report(pod, workload=design.workload)
     return {
         "yaml": pod_yaml(pod),

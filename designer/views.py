@@ -31,6 +31,7 @@ from designer.k8s.workloads import (
     WORKLOADS,
     ContainerDesign,
     Design,
+    DesignError,
     apply_size,
     design_to_pod,
     preset_design,
@@ -100,7 +101,11 @@ def design_results(design: Design | None, pod_form: PodForm, formset: Any) -> Re
     if design is None:
         return Results(None, None, slots=slots, form_invalid=True)
 
-    pod = design_to_pod(design)
+    try:
+        pod = design_to_pod(design)
+    except DesignError as exc:
+        add("err-pod", FieldMessage("error", str(exc)))
+        return Results(None, None, slots=slots, form_invalid=True)
     report = pod_report(pod, workload=design.workload)
     for err in report.errors:
         index, name = field_for_path(design, err.field, err.message)

@@ -411,7 +411,24 @@ def _go_g_format(text: str) -> str:
     return f"{sign}{digits[:point]}.{digits[point:]}"
 
 
-def _key_to_str(key: Any, line: int) -> str:
+class _Refused:
+    """A key or value sigs.k8s.io/yaml refuses after go-yaml has decoded the
+    document (null and uint64 keys; .inf/.nan values for encoding/json).
+
+    kubectl fails only if it is still there at the end (a later duplicate key
+    may replace it), so it is kept in the tree and looked for once at the end.
+    Each one is its own dict key, like a Go nil or uint64 key among strings.
+    """
+
+    __slots__ = ("line", "message", "number")
+
+    def __init__(self, line: int, message: str, number: float = 0.0) -> None:
+        self.line = line
+        self.message = message
+        self.number = number
+
+
+def _key_to_str(key: Any, line: int) -> str | _Refused:
     if type(key) is str:
         return key
     if key is True:
@@ -420,13 +437,32 @@ def _key_to_str(key: Any, line: int) -> str:
         return "false"
     if type(key) is int:
         if key >= _INT64_LIMIT:  # go-yaml returns uint64 here; sigs.k8s.io rejects it
-            raise _DocError(line, f"unsupported map key of type uint64: {key}")
+            return _Refused(line, f"unsupported map key of type uint64: {key}")
         return str(key)
     if type(key) is float:
         return _go_format_float32_g(key)
     if key is None:
-        raise _DocError(line, "unsupported map key: null (keys must be strings)")
+        return _Refused(line, "unsupported map key: null (keys must be strings)")
     raise _DocError(line, f"invalid map key: {_type_name(key)}")
+
+
+def _first_refused(root: Any) -> _Refused | None:
+    """The first _Refused key or value left in the tree, in document order."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if type(node) is _Refused:
+            return node
+        if type(node) is dict:
+            for k, v in node.items():
+                if type(k) is _Refused:
+                    return k
+                if type(v) is _Refused:
+                    return v
+            stack.extend(reversed([v for v in node.values() if type(v) in (dict, list)]))
+        elif type(node) is list:
+            stack.extend(reversed(node))
+    return None
 
 
 # ---------------------------------------------------------------------------
@@ -473,7 +509,16 @@ def _copy_tree(value: Any) -> Any:
 
 
 class _Frame:
-    __slots__ = ("anchor", "container", "depth", "have_key", "is_map", "key", "max_depth")
+    __slots__ = (
+        "anchor",
+        "container",
+        "depth",
+        "float_keys",
+        "have_key",
+        "is_map",
+        "key",
+        "max_depth",
+    )
 
     def __init__(self, container: Any, is_map: bool, depth: int, anchor: str | None) -> None:
         self.container = container
@@ -483,6 +528,7 @@ class _Frame:
         self.depth = depth
         self.max_depth = depth
         self.anchor = anchor
+        self.float_keys: dict[float, str] | None = None
 
 
 _ScalarEvent = _events.ScalarEvent
@@ -531,21 +577,18 @@ def _compose(data: bytes, line0: int) -> Any:
     copied = 0
     starts: list[int] = []  # decode_count when each open collection started
     done = False
+    refused = False  # a _Refused key or value was placed
 
     def place(value: Any, line: int) -> None:
-        nonlocal result, done
+        nonlocal result, done, refused
         is_key = cur is not None and cur.is_map and not cur.have_key
         if value is _MERGE and not is_key:
             value = "<<"  # only a key merges; elsewhere it is the string "<<"
-        elif type(value) is _NonFinite:
+        elif type(value) is _Refused:
             if is_key:
                 value = value.number  # keys may be infinite: ".inf"
             else:
-                raise _DocError(
-                    line,
-                    f"unsupported value {value.text}: JSON has no infinity or NaN "
-                    "(quote it to make it a string)",
-                )
+                refused = True
         if cur is None:
             result = value
             done = True
@@ -553,7 +596,20 @@ def _compose(data: bytes, line0: int) -> Any:
         if not cur.is_map:
             cur.container.append(value)
         elif not cur.have_key:
-            cur.key = value if value is _MERGE else _key_to_str(value, line)
+            if value is _MERGE:
+                cur.key = value
+            else:
+                cur.key = key = _key_to_str(value, line)
+                if type(key) is _Refused:
+                    refused = True
+                elif type(value) is float:
+                    # Go map keys: -0.0 == 0.0, and the key written last is kept.
+                    if cur.float_keys is None:
+                        cur.float_keys = {}
+                    old = cur.float_keys.get(value)
+                    if old is not None and old != key:
+                        cur.container.pop(old, None)
+                    cur.float_keys[value] = key
             cur.have_key = True
         else:
             cur.have_key = False
@@ -578,13 +634,14 @@ def _compose(data: bytes, line0: int) -> Any:
                     if resolved is cache:
                         resolved = _go_resolve(value)[1]
                         if type(resolved) is float and not math.isfinite(resolved):
-                            resolved = _NonFinite(value)
-                        cache[value] = resolved
+                            resolved = _non_finite(value, resolved, line0 + ev.start_mark.line)
+                        else:
+                            cache[value] = resolved
                     value = resolved
             else:
                 value = _resolve_tagged(tag, value, line0 + ev.start_mark.line)
                 if type(value) is float and not math.isfinite(value):
-                    value = _NonFinite(ev.value)
+                    value = _non_finite(ev.value, value, line0 + ev.start_mark.line)
             if ev.anchor is not None:
                 anchors[ev.anchor] = (value, 1, 0)
             place(value, line0 + ev.start_mark.line)
@@ -648,42 +705,59 @@ def _compose(data: bytes, line0: int) -> Any:
             break
         if done:
             break  # go-yaml's Unmarshal reads only the first document
+    if refused:
+        found = _first_refused(result)
+        if found is not None:
+            raise _DocError(found.line, found.message)
     return result
 
 
-class _NonFinite:
-    """.inf/.nan: fine as a map key, an error as a value (encoding/json)."""
-
-    __slots__ = ("number", "text")
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.number = _go_resolve(text)[1] if text else math.nan
+def _non_finite(text: str, number: float, line: int) -> _Refused:
+    """.inf/.nan: fine as a map key, refused by encoding/json as a value."""
+    message = (
+        f"unsupported value {text}: JSON has no infinity or NaN (quote it to make it a string)"
+    )
+    return _Refused(line, message, number)
 
 
 def _compose_like_go(text: str, data: bytes, line0: int) -> Any:
-    """_compose, adjusted for the two escapes where libyaml and go-yaml v2 differ."""
+    """_compose, adjusted where libyaml 0.2.5 and go-yaml v2's scanner differ.
+
+    go-yaml v2 accepts two things libyaml refuses: the escape \\' in double
+    quotes, and in flow context a plain scalar that ends in ":" before one of
+    ",?[]{}" (``[a:, b]`` is ``["a:", "b"]``).  Each such spot is rewritten to an
+    equivalent libyaml accepts (\\x27; the scalar single-quoted: a plain
+    scalar ending in ":" always resolves to a string) and the text parsed
+    again; lines don't move.  go-yaml v2 also refuses \\/, which libyaml accepts.
+    """
     check_slash = "\\/" in text
     for _ in range(256):
         try:
             value = _compose(data, line0)
         except yaml.MarkedYAMLError as e:
-            mark = e.problem_mark
-            if (
-                e.problem == "found unknown escape character"
-                and mark is not None
-                and text.startswith("\\'", mark.index)
+            mark, start = e.problem_mark, e.context_mark
+            if mark is None:
+                raise
+            i = mark.index
+            if e.problem == "found unknown escape character" and text.startswith("\\'", i):
+                text = text[:i] + "\\x27" + text[i + 2 :]
+            elif (
+                e.problem == "found unexpected ':'"
+                and e.context == "while scanning a plain scalar"
+                and start is not None
+                and text[i : i + 1] == ":"
+                and text[i + 1 : i + 2] in (",", "?", "[", "]", "{", "}")
             ):
-                # Rewrite this \' as the equivalent \x27 and parse again.
-                text = text[: mark.index] + "\\x27" + text[mark.index + 2 :]
-                data = text.encode("utf-8")
-                check_slash = check_slash or "\\/" in text
-                continue
-            raise
+                raw = text[start.index : i + 1]
+                text = text[: start.index] + "'" + raw.replace("'", "''") + "'" + text[i + 1 :]
+            else:
+                raise
+            data = text.encode("utf-8")
+            continue
         if check_slash:
             _reject_slash_escapes(text, data, line0)
         return value
-    raise _DocError(line0, "too many \\' escapes in double-quoted strings")
+    raise _DocError(line0, "too many constructs libyaml and go-yaml read differently")
 
 
 def _reject_slash_escapes(text: str, data: bytes, line0: int) -> None:
@@ -757,6 +831,9 @@ _NOT_ODD_LEAD = bytes(
     c for c in range(256) if not (c < 0x20 and c not in b"\t\n\r" or c in b"\x7f\xc2\xe2\xef")
 )
 _LONE_CR = re.compile(rb"\r(?!\n)")
+# A block scalar header ("|", ">-", "|+2" ...) on the last line that is not
+# blank or a comment.
+_BLOCK_HEADER_AT_END = re.compile(rb"[|>][-+0-9]*[ \t]*(?:#[^\n]*)?(?:\s*\n[ \t]*#[^\n]*)*\s*\Z")
 
 
 def _needs_correct_path(data: bytes) -> bool:
@@ -769,6 +846,8 @@ def _needs_correct_path(data: bytes) -> bool:
         return True
     if b"\r" in data and _LONE_CR.search(data):
         return True
+    if _BLOCK_HEADER_AT_END.search(data[-256:]):
+        return True  # yaml-rs reads an empty block scalar at the very end as "\n"
     lines = b"\n".join(set(data.translate(_DIGITS_TO_ONE).split(b"\n")))
     if _DEEP.search(b"\n" + lines):
         return True
@@ -1249,8 +1328,13 @@ def _plain(value: str) -> _nodes.ScalarNode:
     return _nodes.ScalarNode(_STR_TAG, value, style=None)
 
 
+_YAML11_BREAKS = re.compile("[\x85\u2028\u2029]")
+
+
 def _represent_str(dumper: _Dumper, value: str) -> _nodes.ScalarNode:
-    if "\n" in value:
+    if _YAML11_BREAKS.search(value):
+        style = '"'  # line breaks in YAML 1.1: go-yaml writes them as \\N, \\L, \\P
+    elif "\n" in value:
         style = "|"  # encode.go: literal; the emitter falls back to "..." if needed
     elif _needs_quotes(value):
         style = '"'

@@ -21,6 +21,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from designer.k8s.model import Container, Pod
+from designer.k8s.text import gettext_noop
 
 WorkloadType = Literal["training", "distributed", "inference", "batch", "preprocessing"]
 ContainerRole = Literal["app", "sidecar", "init"]
@@ -339,8 +340,28 @@ def gpu_total(design: Design) -> int | None:
     return total
 
 
+class DesignError(ValueError):
+    """The design cannot form a Pod (its kept manifest fields have the wrong shape)."""
+
+
 def design_to_pod(design: Design) -> Pod:
-    """The Pod manifest a design stands for; base fields the form does not edit are kept."""
+    """The Pod manifest a design stands for; base fields the form does not edit are kept.
+
+    Raises DesignError when the kept fields of an original manifest (``base``) cannot
+    form a Pod, e.g. ``spec`` is a string: the form cannot show that next to a field.
+    """
+    try:
+        return Pod.model_validate(_pod_object(design))
+    except (TypeError, AttributeError, ValueError) as exc:
+        # pydantic's ValidationError is a ValueError.
+        detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise DesignError(
+            gettext_noop("The fields kept from the original manifest do not form a Pod: %(detail)s")
+            % {"detail": detail}
+        ) from exc
+
+
+def _pod_object(design: Design) -> dict[str, Any]:
     obj: dict[str, Any] = copy.deepcopy(design.base) if design.base else {}
     obj["apiVersion"] = "v1"
     obj["kind"] = "Pod"
@@ -381,7 +402,7 @@ def design_to_pod(design: Design) -> Pod:
 
     _set_shm(spec, design.shm_size.strip())
     obj["spec"] = spec
-    return Pod.model_validate(obj)
+    return obj
 
 
 def _is_gpu_toleration(t: Any) -> bool:

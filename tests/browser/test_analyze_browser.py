@@ -8,9 +8,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from django.test.utils import override_settings
 from playwright.sync_api import Page, expect
-from pytest_django.live_server_helper import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -59,34 +57,6 @@ spec:
 ---
 this: is: [broken
 """
-
-
-@pytest.fixture(scope="module")
-def live_server(tmp_path_factory: pytest.TempPathFactory):
-    """pytest-django's live server, started with plain-HTTP settings.
-
-    With DJANGO_DEBUG unset the settings redirect to HTTPS, mark the CSRF cookie Secure
-    and need collectstatic's manifest; a browser on http://localhost needs none of that.
-    (The middleware reads these when the server starts, hence a server of our own.)
-    """
-    plain = override_settings(
-        SECURE_SSL_REDIRECT=False,
-        CSRF_COOKIE_SECURE=False,
-        SESSION_COOKIE_SECURE=False,
-        SECURE_HSTS_SECONDS=0,
-        STORAGES={
-            "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-            "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-        },
-        ANALYSIS_STORE_DIR=tmp_path_factory.mktemp("analyses"),
-    )
-    plain.enable()
-    server = LiveServer("localhost")
-    try:
-        yield server
-    finally:
-        server.stop()
-        plain.disable()
 
 
 def rows(page: Page):

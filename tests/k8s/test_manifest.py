@@ -262,6 +262,34 @@ def test_explicit_tags_and_escapes(source: str, expected: Any) -> None:
     assert read_one(source) == expected
 
 
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        # go-yaml v2 reads a plain scalar ending in ":" before ,]} in flow context
+        # (libyaml 0.2.5 refuses it).
+        ("a: [x:, z]\n", {"a": ["x:", "z"]}),
+        ("a: {b: c:}\n", {"a": {"b": "c:"}}),
+        ("a: [it's:]\n", {"a": ["it's:"]}),
+        # An empty block scalar at the very end (yaml-rs would say "\n").
+        ("a: |\n", {"a": ""}),
+        ("a: >\n\n", {"a": ""}),
+        ("a: |+\n", {"a": ""}),
+        ("a: |+\n\n", {"a": "\n"}),
+        ("a: |2\n  \n", {"a": ""}),
+        # Go float map keys: -0.0 == 0.0, and the key written last is kept.
+        ("-0.0: a\n1e-400: b\n", {"0": "b"}),
+        ("1e-400: a\n-0.0: b\n", {"-0": "b"}),
+        # What kubectl refuses only matters if it survives to the end.
+        ("a: .inf\na: 1\n", {"a": 1}),
+        ("a: {~: 1}\na: 2\n", {"a": 2}),
+        ("on: .nan\nyes: 3\n", {"true": 3}),
+    ],
+)
+def test_where_libyaml_yaml_rs_and_go_yaml_differ(source: str, expected: Any) -> None:
+    assert read_one(source) == expected
+    assert slow(source) == (expected, None)
+
+
 def test_merge_keys_follow_go_yaml_v2() -> None:
     source = """\
 base: &b {x: 1, w: 2}

@@ -77,13 +77,7 @@ spec:
 
 
 @pytest.fixture(autouse=True)
-def _setup(settings, tmp_path) -> None:
-    """Plain-HTTP test requests, static URLs without a manifest, a private store."""
-    settings.SECURE_SSL_REDIRECT = False
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-    }
+def _private_store(settings, tmp_path) -> None:
     settings.ANALYSIS_STORE_DIR = tmp_path / "analyses"
 
 

@@ -96,16 +96,6 @@ HOSTILE = {
 }
 
 
-@pytest.fixture(autouse=True)
-def _plain_http(settings) -> None:
-    """Plain-HTTP test requests, and static URLs without collectstatic's manifest."""
-    settings.SECURE_SSL_REDIRECT = False
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-    }
-
-
 def post(client: Client, body: bytes | str, content_type: str = "application/yaml", **extra):
     return client.post("/api/v1/analyze", data=body, content_type=content_type, **extra)
 

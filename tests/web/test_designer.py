@@ -9,7 +9,7 @@ import pytest
 import yaml
 from django.test import Client
 
-from designer.forms import design_query
+from designer.forms import design_query, encode_blob
 from designer.k8s.workloads import ContainerDesign, preset_design
 
 pytestmark = pytest.mark.django_db
@@ -184,6 +184,9 @@ def test_share_requires_csrf_token() -> None:
         {"c-TOTAL_FORMS": "abc"},
         {"base": "not-base64!!"},
         {"c-0-base": "eJzLSM3JyQcABiwCFQ"},
+        {"base": encode_blob({"spec": "not a mapping"})},
+        {"base": encode_blob({"spec": {"volumes": "x", "tolerations": 5}})},
+        {"c-0-base": encode_blob({"resources": [], "volumeMounts": "x"})},
         {"labels": "no equals sign"},
         {"workload": "quantum"},
         {"c-0-command": "python 'unclosed"},
