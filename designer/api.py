@@ -23,11 +23,26 @@ from ninja import NinjaAPI, Schema
 from ninja.errors import HttpError
 from pydantic import Field
 
-from designer.k8s.check import check_texts
-from designer.k8s.export import pod_yaml
-from designer.k8s.manifest import MAX_INPUT_BYTES, Document, read_documents
-from designer.k8s.report import pod_report
-from designer.k8s.workloads import Design, DesignError, design_to_pod
+from designer.k8s.check import check_text, check_texts
+from designer.k8s.manifest import (
+    MAX_INPUT_BYTES,
+    Document,
+    ManifestError,
+    find_workloads,
+    read_documents,
+)
+from designer.k8s.model import Pod
+from designer.k8s.nodefit import (
+    PROVIDERS,
+    NodeInfo,
+    fit,
+    node_from_capacity,
+    node_from_catalog,
+    node_from_manifest,
+)
+from designer.k8s.render import render_design
+from designer.k8s.report import pod_from_parts
+from designer.k8s.workloads import Design, DesignError
 
 REQUEST_FILE = "request"
 MAX_RENDER_BYTES = 2 * 1024 * 1024
@@ -154,12 +169,49 @@ class ValidationErrorOut(Schema):
     detail: list[dict[str, Any]] = Field(description="pydantic errors: loc, msg, type")
 
 
+class ObjectProblemOut(Schema):
+    field: str
+    message: str
+    type: str | None = None
+    object: int | None = Field(
+        default=None, description="index of the exported object (Deployment, HPA, Job, ...)"
+    )
+    kind: str | None = None
+
+
 class RenderOut(Schema):
-    yaml: str = Field(description="the Pod manifest, as the designer's Download YAML")
+    yaml: str = Field(
+        description="the manifests to apply, as the designer's Download YAML: the pod, or "
+        "the Deployment (+ HPA), Job, or headless Service + Indexed Job chosen in `export`"
+    )
+    kind: str = Field(description="Pod, Deployment, Job or IndexedJob")
     qosClass: str | None  # noqa: N815
     qosReasons: list[str]  # noqa: N815
-    errors: list[FieldErrorOut]
-    warnings: list[FieldWarningOut]
+    errors: list[ObjectProblemOut]
+    warnings: list[ObjectProblemOut]
+    totals: dict[str, str] = Field(
+        description="effective requests x the pods the export runs at once (replicas, workers)"
+    )
+
+
+class FitIn(Schema):
+    pod: dict[str, Any] | str = Field(
+        description="a Pod (or any workload with a pod template) as an object or YAML text"
+    )
+    node: dict[str, Any] = Field(
+        description='a Node manifest object, or {"catalog": "<id>", "provider": "gke|eks|aks"}, '
+        'or {"capacity": {"cpu": "96", "memory": "1152Gi", "nvidia.com/gpu": "8"}, '
+        '"provider": "gke|eks|aks"}'
+    )
+    daemonsetOverhead: dict[str, str] | None = None  # noqa: N815
+
+
+class FitOut(Schema):
+    podsPerNode: int | None  # noqa: N815
+    bottleneck: str | None
+    allocatable: dict[str, str]
+    stranded: dict[str, str]
+    pendingReasons: list[str]  # noqa: N815
 
 
 api = NinjaAPI(
@@ -275,22 +327,14 @@ def analyze(request: HttpRequest) -> HttpResponse:
     )
 
 
-def render_design(design: Design) -> dict[str, Any]:
+def render_answer(design: Design) -> dict[str, Any]:
     """The render answer for a design; raises ValueError when its ``base`` cannot be a Pod."""
     if len(design.containers) > MAX_RENDER_CONTAINERS:
         raise ValueError(_("A design has at most %(n)s containers.") % {"n": MAX_RENDER_CONTAINERS})
     try:
-        pod = design_to_pod(design)
+        return render_design(design).as_dict()
     except DesignError as exc:
         raise ValueError(str(exc)) from exc
-    report = pod_report(pod, workload=design.workload)
-    return {
-        "yaml": pod_yaml(pod),
-        "qosClass": report.qos_class,
-        "qosReasons": [r.message for r in report.qos.reasons] if report.qos else [],
-        "errors": [e.as_dict() for e in report.errors],
-        "warnings": [w.as_dict() for w in report.warnings],
-    }
 
 
 @api.post(
@@ -307,11 +351,69 @@ def render_endpoint(request: HttpRequest, design: Design) -> Any:
             "error": _("The body is larger than the %(limit)s-byte limit.") % {"limit": limit}
         }
     try:
-        return render_design(design)
+        return render_answer(design)
     except ValueError as exc:
         return 422, {
             "detail": [{"loc": ["body", "design"], "msg": str(exc), "type": "value_error"}]
         }
+
+
+def _fit_pod(value: dict[str, Any] | str) -> Pod:
+    """The pod to fit: an object or YAML text; a workload's pod template is used as is."""
+    if isinstance(value, str):
+        objects, errors = check_text(REQUEST_FILE, value)
+        if not objects:
+            raise ValueError(errors[0]["message"] if errors else _("No pod found in the text."))
+        workloads = [o.workload for o in objects]
+    else:
+        workloads, errors = find_workloads([Document(0, 1, value, None)])
+        if not workloads:
+            raise ValueError(errors[0].message if errors else _("No pod found in the object."))
+    workload = workloads[0]
+    pod, problems = pod_from_parts(workload.pod_metadata, workload.pod_spec)
+    if pod is None:
+        raise ValueError(str(problems[0]))
+    return pod
+
+
+def _fit_node(value: dict[str, Any]) -> NodeInfo:
+    provider = value.get("provider")
+    if provider is not None and provider not in PROVIDERS:
+        raise ValueError(_("provider must be one of gke, eks, aks."))
+    max_pods = value.get("maxPods")
+    if "catalog" in value:
+        return node_from_catalog(str(value["catalog"]), provider, max_pods)
+    if "capacity" in value:
+        capacity = value["capacity"]
+        if not isinstance(capacity, dict):
+            raise ValueError(_("capacity must be an object of resource quantities."))
+        return node_from_capacity(capacity, provider or "gke", max_pods)
+    return node_from_manifest(value)
+
+
+@api.post(
+    "/fit",
+    response={200: FitOut, 400: ErrorOut, 413: ErrorOut, 422: ValidationErrorOut},
+    summary="How many of a pod fit on a node, the bottleneck, what is stranded, why Pending",
+    operation_id="fit",
+)
+def fit_endpoint(request: HttpRequest, body: FitIn) -> Any:
+    if len(request.body) > MAX_RENDER_BYTES:
+        return 413, {
+            "error": _("The body is larger than the %(limit)s-byte limit.")
+            % {"limit": f"{MAX_RENDER_BYTES:,}"}
+        }
+    try:
+        pod = _fit_pod(body.pod)
+        node = _fit_node(body.node)
+        result = fit(pod, node, body.daemonsetOverhead)
+    except (ValueError, TypeError, KeyError, ManifestError) as exc:
+        return 400, {"error": str(exc).strip("'\"") or type(exc).__name__}
+    answer = result.as_dict()
+    return {
+        k: answer[k]
+        for k in ("podsPerNode", "bottleneck", "allocatable", "stranded", "pendingReasons")
+    }
 
 
 @api.exception_handler(HttpError)
@@ -342,7 +444,7 @@ DOCS_RENDER_EXAMPLE = {
 def api_docs(request: HttpRequest) -> HttpResponse:
     """Our own docs page: the endpoints with real examples, computed by the engine."""
     analyze_answer = check_texts([(REQUEST_FILE, EXAMPLE_MANIFEST)])
-    render_answer = render_design(Design.model_validate(DOCS_RENDER_EXAMPLE))
+    render_example = render_answer(Design.model_validate(DOCS_RENDER_EXAMPLE))
     context = {
         "max_input_bytes": MAX_INPUT_BYTES,
         "max_render_bytes": MAX_RENDER_BYTES,
@@ -350,7 +452,7 @@ def api_docs(request: HttpRequest) -> HttpResponse:
         "analyze_request": EXAMPLE_MANIFEST,
         "analyze_response": json.dumps(analyze_answer, indent=2, ensure_ascii=False),
         "render_request": json.dumps(DOCS_RENDER_EXAMPLE, indent=2),
-        "render_response": json.dumps(render_answer, indent=2, ensure_ascii=False),
+        "render_response": json.dumps(render_example, indent=2, ensure_ascii=False),
         "error_example": json.dumps({"error": "The body is empty: send the manifest text."}),
     }
     return render(request, "api-docs.html", context)

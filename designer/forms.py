@@ -11,12 +11,16 @@ import base64
 import json
 import re
 import zlib
-from typing import Any
+from typing import Any, get_args
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
+from designer.k8s.gpu import mig_models, sharing_modes
+from designer.k8s.nodefit import catalog_shapes
+from designer.k8s.objects import ExportSettings
+from designer.k8s.planning import GpuChoice, HeadroomChoice, NodeChoice
 from designer.k8s.workloads import (
     GPU_RESOURCE_CHOICES,
     SIZE_KEYS,
@@ -124,6 +128,27 @@ def format_extra(extras: list[ExtraResource]) -> str:
     )
 
 
+def action_attrs(action: str) -> dict[str, str]:
+    """htmx attributes for an input whose change re-renders the whole designer (it changes
+    other fields, e.g. the GPU sharing mode sets the container's GPU resource name)."""
+    return {
+        "hx-get": "/",
+        "hx-include": "#design-form",
+        "hx-trigger": "change",
+        "hx-vals": json.dumps({"action": action}),
+        "hx-target": "#designer",
+        "hx-swap": "outerHTML",
+    }
+
+
+def _profile_choices() -> list[tuple[str, str]]:
+    names: dict[str, int] = {}
+    for model in mig_models():
+        for profile in model.profiles:
+            names.setdefault(profile.name, profile.memory_gb)
+    return [("", "—")] + [(n, n) for n in sorted(names, key=lambda n: (names[n], n))]
+
+
 class LiveForm(forms.Form):
     """Marks inputs whose edits refresh the results live (htmx listens on ``.live``)."""
 
@@ -138,7 +163,18 @@ class LiveForm(forms.Form):
 
 
 class PodForm(LiveForm):
-    static_fields = ("workload", "size")
+    static_fields = (
+        "workload",
+        "size",
+        "gpu_mode",
+        "gpu_model",
+        "gpu_memory_gb",
+        "gpu_profile",
+        "gpu_rename_shared",
+        "node_source",
+        "export_kind",
+        "export_hpa",
+    )
 
     workload = forms.ChoiceField(
         label=_("Workload type"),
@@ -177,6 +213,147 @@ class PodForm(LiveForm):
         help_text=_("One key=value per line."),
     )
     shm_size = quantity_field(_("/dev/shm size"), "16Gi")
+
+    # GPU sharing (applies to the first app container with GPUs).
+    gpu_mode = forms.ChoiceField(
+        label=_("GPU sharing"),
+        required=False,
+        choices=[(m.key, _(m.label)) for m in sharing_modes()],
+    )
+    gpu_model = forms.ChoiceField(
+        label=_("GPU model (for MIG)"),
+        required=False,
+        choices=[(m.key, m.label) for m in mig_models()],
+        widget=forms.Select(attrs=action_attrs("gpu")),
+    )
+    gpu_memory_gb = forms.CharField(
+        label=_("GPU memory needed (GB)"),
+        required=False,
+        max_length=20,
+        widget=forms.TextInput(
+            attrs={"placeholder": "20", "inputmode": "decimal", **action_attrs("gpu")}
+        ),
+        help_text=_("Picks the smallest MIG profile that fits."),
+    )
+    gpu_profile = forms.ChoiceField(
+        label=_("MIG profile"),
+        required=False,
+        choices=_profile_choices(),
+        widget=forms.Select(attrs=action_attrs("gpu")),
+    )
+    gpu_rename_shared = forms.BooleanField(
+        label=_("The cluster renames shared GPUs to nvidia.com/gpu.shared"),
+        required=False,
+        widget=forms.CheckboxInput(attrs=action_attrs("gpu")),
+    )
+
+    # Node fit.
+    node_source = forms.ChoiceField(
+        label=_("Node"),
+        required=False,
+        choices=[
+            ("", _("No node chosen")),
+            ("catalog", _("A common GPU node shape")),
+            ("custom", _("A custom shape")),
+            ("manifest", _("A pasted Node (kubectl get node NAME -o yaml)")),
+        ],
+        widget=forms.Select(attrs=action_attrs("node")),
+    )
+    node_catalog_id = forms.ChoiceField(
+        label=_("Node shape"),
+        required=False,
+        choices=[("", "—")]
+        + [
+            (n.id, f"{n.id} ({n.vcpus} vCPU, {n.memory}, {n.gpu_count}× {n.gpu_model})")
+            for n in catalog_shapes()
+        ],
+    )
+    node_provider = forms.ChoiceField(
+        label=_("Managed Kubernetes (reserved-resource formula)"),
+        required=False,
+        choices=[("", _("The shape's own cloud")), ("gke", "GKE"), ("eks", "EKS"), ("aks", "AKS")],
+    )
+    node_cpu = quantity_field(_("Node vCPUs"), "96")
+    node_memory = quantity_field(_("Node memory"), "1152Gi")
+    node_gpus = quantity_field(_("Node GPUs"), "8")
+    node_gpu_resource = forms.CharField(
+        label=_("Node GPU resource"),
+        required=False,
+        max_length=300,
+        widget=forms.TextInput(attrs={"list": "gpu-resources", "autocomplete": "off"}),
+    )
+    node_manifest = forms.CharField(
+        label=_("Node manifest"),
+        required=False,
+        max_length=200_000,
+        widget=forms.Textarea(attrs={"rows": 4, "placeholder": "kubectl get node NAME -o yaml"}),
+    )
+    node_max_pods = forms.CharField(label=_("Max pods per node"), required=False, max_length=10)
+    node_ds_cpu = quantity_field(_("DaemonSet CPU per node"), "500m")
+    node_ds_memory = quantity_field(_("DaemonSet memory per node"), "1Gi")
+
+    # Memory headroom helper.
+    headroom_peak = quantity_field(_("Observed peak memory"), "12Gi")
+    headroom_percent = forms.CharField(
+        label=_("Headroom %"),
+        required=False,
+        max_length=6,
+        widget=forms.TextInput(attrs={"placeholder": "25", "inputmode": "decimal"}),
+    )
+
+    # Export as (the object wrapping the pod template).
+    export_kind = forms.ChoiceField(
+        label=_("Export as"),
+        required=False,
+        choices=[
+            ("", _("Default for the workload type")),
+            ("Pod", "Pod"),
+            ("Deployment", _("Deployment (+ optional HorizontalPodAutoscaler)")),
+            ("Job", "Job"),
+            ("IndexedJob", _("Indexed Job + headless Service (distributed training)")),
+        ],
+        widget=forms.Select(attrs=action_attrs("export")),
+    )
+    export_replicas = forms.IntegerField(label=_("Replicas"), required=False)
+    export_max_surge = forms.CharField(
+        label=_("maxSurge"),
+        required=False,
+        max_length=10,
+        widget=forms.TextInput(attrs={"placeholder": _("auto")}),
+    )
+    export_max_unavailable = forms.CharField(
+        label=_("maxUnavailable"),
+        required=False,
+        max_length=10,
+        widget=forms.TextInput(attrs={"placeholder": _("auto")}),
+    )
+    export_hpa = forms.BooleanField(
+        label=_("Add a HorizontalPodAutoscaler"),
+        required=False,
+        widget=forms.CheckboxInput(attrs=action_attrs("export")),
+    )
+    export_hpa_min = forms.IntegerField(label=_("HPA min replicas"), required=False)
+    export_hpa_max = forms.IntegerField(label=_("HPA max replicas"), required=False)
+    export_hpa_cpu_utilization = forms.IntegerField(
+        label=_("HPA target CPU utilization (%)"), required=False
+    )
+    export_hpa_gpu_metric = forms.BooleanField(
+        label=_("Also scale on GPU utilization (custom metric)"), required=False
+    )
+    export_backoff_limit = forms.IntegerField(label=_("backoffLimit"), required=False)
+    export_job_restart_policy = forms.ChoiceField(
+        label=_("Job pod restartPolicy"),
+        required=False,
+        choices=[("OnFailure", "OnFailure"), ("Never", "Never")],
+    )
+    export_ttl_seconds_after_finished = forms.IntegerField(
+        label=_("ttlSecondsAfterFinished"), required=False
+    )
+    export_active_deadline_seconds = forms.IntegerField(
+        label=_("activeDeadlineSeconds"), required=False
+    )
+    export_workers = forms.IntegerField(label=_("Workers"), required=False)
+    export_master_port = forms.IntegerField(label=_("Master port"), required=False)
     base = forms.CharField(required=False, widget=forms.HiddenInput, max_length=3_000_000)
 
     def clean_labels(self) -> dict[str, str]:
@@ -270,6 +447,28 @@ ContainerFormSet = forms.formset_factory(
 )
 
 
+# Sub-models of Design edited by PodForm fields named "<group>_<field>".
+CHOICE_GROUPS: dict[str, type[BaseModel]] = {
+    "gpu": GpuChoice,
+    "node": NodeChoice,
+    "headroom": HeadroomChoice,
+    "export": ExportSettings,
+}
+
+
+def _group_values(group: str, model: type[BaseModel], cleaned: dict[str, Any]) -> dict[str, Any]:
+    """A sub-model's values from cleaned form data. An emptied field takes its default, except
+    that an emptied optional number (ttlSecondsAfterFinished) becomes None, i.e. unset."""
+    values: dict[str, Any] = {}
+    for name, info in model.model_fields.items():
+        value = cleaned.get(f"{group}_{name}")
+        if value is None and name != "kind" and type(None) in get_args(info.annotation):
+            values[name] = None
+        elif value not in (None, ""):
+            values[name] = value
+    return values
+
+
 def design_initial(design: Design) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Form initial data for a design (the inverse of ``design_from_forms``)."""
     pod = {
@@ -285,6 +484,9 @@ def design_initial(design: Design) -> tuple[dict[str, Any], list[dict[str, Any]]
         "shm_size": design.shm_size,
         "base": encode_blob(design.base),
     }
+    for group in CHOICE_GROUPS:
+        for name, value in getattr(design, group).model_dump().items():
+            pod[f"{group}_{name}"] = value
     containers = []
     for c in design.containers:
         data = c.model_dump(exclude={"extra", "base"})
@@ -299,16 +501,16 @@ def design_query(design: Design) -> dict[str, str]:
     pod, containers = design_initial(design)
     query: dict[str, str] = {}
     for key, value in pod.items():
-        if key == "gpu_toleration":
+        if isinstance(value, bool):
             if value:
                 query[key] = "on"
-        elif value:
+        elif value not in (None, ""):
             query[key] = str(value)
     query["c-TOTAL_FORMS"] = str(len(containers))
     query["c-INITIAL_FORMS"] = "0"
     for i, data in enumerate(containers):
         for key, value in data.items():
-            if value:
+            if value not in (None, ""):
                 query[f"c-{i}-{key}"] = str(value)
     return query
 
@@ -336,6 +538,10 @@ def design_from_forms(pod_form: PodForm, formset: Any) -> Design | None:
             shm_size=pod["shm_size"],
             containers=containers,
             base=pod["base"],
+            **{
+                group: model(**_group_values(group, model, pod))
+                for group, model in CHOICE_GROUPS.items()
+            },
         )
     except ValidationError:
         return None
@@ -363,6 +569,12 @@ CONTAINER_PATH = re.compile(
     r"^(spec\.(?:containers|initContainers)\[\d+\])(?:\.(\w+))?(?:\.(requests|limits))?(?:\[([^\]]+)\])?"
 )
 LIMIT_OF = re.compile(r"(\S+) limit of")
+
+
+def field_for_choice(key: str) -> str:
+    """A planning problem key ("node.manifest") as its PodForm field ("node_manifest")."""
+    group, _sep, name = key.partition(".")
+    return f"{group}_{name}"
 
 
 def field_for_path(design: Design, path: str, message: str = "") -> tuple[int | None, str]:

@@ -21,19 +21,24 @@ from designer.forms import (
     design_from_forms,
     design_initial,
     design_query,
+    field_for_choice,
     field_for_path,
 )
-from designer.k8s.export import pod_yaml
+from designer.k8s.gpu import gpu_count_problem
 from designer.k8s.hints import quantity_hint
-from designer.k8s.report import PodReport, pod_report
+from designer.k8s.objects import settings_field
+from designer.k8s.planning import Plan
+from designer.k8s.render import Rendered, render_design
+from designer.k8s.report import PodReport
 from designer.k8s.scheduling import format_resources
 from designer.k8s.workloads import (
     WORKLOADS,
     ContainerDesign,
     Design,
     DesignError,
+    apply_gpu_choice,
+    apply_headroom,
     apply_size,
-    design_to_pod,
     preset_design,
 )
 from designer.models import SharedDesign
@@ -60,10 +65,15 @@ class Results:
     # slot id ("err-id_c-0-cpu_limit") → messages; pod/container-wide under "err-pod"/"err-c-0"
     slots: dict[str, list[FieldMessage]] = field(default_factory=dict)
     form_invalid: bool = False
+    rendered: Rendered | None = None
+
+    @property
+    def plan(self) -> Plan | None:
+        return self.rendered.plan if self.rendered else None
 
     @property
     def downloadable(self) -> bool:
-        return bool(self.report and self.report.ok and self.yaml and not self.form_invalid)
+        return bool(self.rendered and self.rendered.ok and not self.form_invalid)
 
     @property
     def error_count(self) -> int:
@@ -102,11 +112,11 @@ def design_results(design: Design | None, pod_form: PodForm, formset: Any) -> Re
         return Results(None, None, slots=slots, form_invalid=True)
 
     try:
-        pod = design_to_pod(design)
+        rendered = render_design(design)
     except DesignError as exc:
         add("err-pod", FieldMessage("error", str(exc)))
         return Results(None, None, slots=slots, form_invalid=True)
-    report = pod_report(pod, workload=design.workload)
+    report = rendered.report
     for err in report.errors:
         index, name = field_for_path(design, err.field, err.message)
         add(_slot(index, name), FieldMessage("error", str(err), err.field))
@@ -116,7 +126,27 @@ def design_results(design: Design | None, pod_form: PodForm, formset: Any) -> Re
             _slot(index, name),
             FieldMessage("warning", f"{warning.field}: {warning.message}", warning.field),
         )
+    for level, problems in (
+        ("error", rendered.object_errors),
+        ("warning", rendered.object_warnings),
+    ):
+        for problem in problems:
+            setting = settings_field(rendered.objects[problem.index], problem.problem.field)
+            text = (
+                f"{problem.kind} {problem.problem}"
+                if level == "error"
+                else (f"{problem.kind} {problem.problem.field}: {problem.problem.message}")
+            )
+            add(
+                _slot(None, f"export_{setting}" if setting else "export_kind"),
+                FieldMessage(level, text),
+            )
+    for key, problem in rendered.plan.problems.items():
+        add(_slot(None, field_for_choice(key)), FieldMessage("error", _translate(*problem)))
     for i, container in enumerate(design.containers):
+        gpu_problem = gpu_count_problem(container.gpus) if container.gpus.strip() else None
+        if gpu_problem:
+            add(_slot(i, "gpus"), FieldMessage("hint", _translate(*gpu_problem)))
         for resource, names in (
             ("cpu", ("cpu_request", "cpu_limit")),
             ("memory", ("memory_request", "memory_limit")),
@@ -125,7 +155,7 @@ def design_results(design: Design | None, pod_form: PodForm, formset: Any) -> Re
                 hint = quantity_hint(resource, getattr(container, name))
                 if hint:
                     add(_slot(i, name), FieldMessage("hint", _translate(*hint)))
-    return Results(design, report, yaml=pod_yaml(pod), slots=slots)
+    return Results(design, report, yaml=rendered.yaml, slots=slots, rendered=rendered)
 
 
 def _bind(data: QueryDict) -> tuple[PodForm, Any, Design | None]:
@@ -137,9 +167,6 @@ def _bind(data: QueryDict) -> tuple[PodForm, Any, Design | None]:
 def _unbound(design: Design) -> tuple[PodForm, Any]:
     pod_initial, containers = design_initial(design)
     return PodForm(initial=pod_initial), ContainerFormSet(initial=containers, prefix="c")
-
-
-ACTIONS = ("add-app", "add-sidecar", "add-init", "preset")
 
 
 def apply_action(design: Design, action: str, changed: str = "") -> Design:
@@ -159,6 +186,15 @@ def apply_action(design: Design, action: str, changed: str = "") -> Design:
         index = action.removeprefix("remove-")
         if index.isdigit() and int(index) < len(design.containers):
             del design.containers[int(index)]
+    elif action == "gpu":
+        design = apply_gpu_choice(design)
+    elif action == "headroom":
+        try:
+            proposal = render_design(design).plan.headroom
+        except DesignError:
+            proposal = None
+        if proposal is not None:
+            design = apply_headroom(design, proposal.limit)
     elif action == "preset":
         if changed == "workload":
             fresh = preset_design(design.workload)
@@ -198,6 +234,11 @@ def _context(request: HttpRequest, pod_form: PodForm, formset: Any, results: Res
             ("add-init", _("Add init container")),
         ],
         "resource_rows": _resource_rows(results.report),
+        **_plan_context(results.plan),
+        "export_kind": results.rendered.kind if results.rendered else "",
+        "export_lines": [_translate(t, p) for t, p in results.rendered.explanation]
+        if results.rendered
+        else [],
         "advice": [
             {
                 "message": _translate(a.message_template, a.params),
@@ -208,6 +249,34 @@ def _context(request: HttpRequest, pod_form: PodForm, formset: Any, results: Res
         "oob": bool(getattr(request, "htmx", False) and request.htmx.target == "results"),
         "all_slots": _all_slot_ids(pod_form, container_forms, results),
     }
+
+
+def _messages(messages: Any) -> list[str]:
+    return [_translate(m.template, m.params) for m in messages or ()]
+
+
+def _plan_context(plan: Plan | None) -> dict[str, Any]:
+    """Translated lines of the GPU, node-fit and headroom panels."""
+    if plan is None:
+        return {}
+    context: dict[str, Any] = {
+        "sharing": plan.sharing,
+        "gpu_resource_name": plan.gpu_resource or "",
+        "headroom_lines": _messages(plan.headroom.lines) if plan.headroom else [],
+        "allocatable_lines": _messages(plan.node.estimate.formula_lines)
+        if plan.node and plan.node.estimate
+        else [],
+    }
+    if plan.fit is not None:
+        f = plan.fit
+        names = list(dict.fromkeys([*f.requests, *f.stranded, *f.allocatable]))
+        context["fit_rows"] = [
+            (n, f.allocatable.get(n, ""), f.requests.get(n, ""), f.stranded.get(n, ""))
+            for n in names
+        ]
+        context["fit_pending"] = _messages(r.message for r in f.pending_reasons)
+        context["fit_notes"] = _messages(f.notes)
+    return context
 
 
 def _resource_rows(report: PodReport | None) -> list[tuple[str, str, str]]:

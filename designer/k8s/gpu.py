@@ -311,9 +311,7 @@ UNREADABLE_GPU = gettext_noop(
 )
 
 
-def gpu_count_problem(
-    value: ResourceValue, resource: str = "nvidia.com/gpu"
-) -> Message | None:
+def gpu_count_problem(value: ResourceValue, resource: str = "nvidia.com/gpu") -> Message | None:
     """What is wrong with ``value`` as a GPU count, or None when it is a whole number >= 0.
 
     The API server itself refuses a fractional extended resource ("must be an integer"); this

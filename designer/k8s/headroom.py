@@ -41,8 +41,8 @@ E_NOT_QUANTITY = gettext_noop(
     "%(field)s %(value)s is not a Kubernetes quantity; write memory as 512Mi, 8Gi or 8G."
 )
 E_UNIT_HINT = gettext_noop(
-    "%(field)s %(value)s is not a Kubernetes quantity: Kubernetes writes %(number)s%(unit)sB as "
-    "%(number)s%(unit)s (powers of 1000) or %(number)s%(unit)si (powers of 1024)."
+    "%(field)s %(value)s is not a Kubernetes quantity: Kubernetes writes it as %(decimal)s "
+    "(powers of 1000) or %(binary)s (powers of 1024)."
 )
 E_NEGATIVE = gettext_noop("%(field)s %(value)s must not be negative.")
 E_ZERO = gettext_noop("%(field)s %(value)s must be more than zero.")
@@ -51,9 +51,7 @@ E_HEADROOM = gettext_noop(
     "Headroom %(value)s must be a fraction between 0 and 1, such as 0.25 for 25%%."
 )
 
-L_PEAK = gettext_noop(
-    "Observed peak %(peak)s plus %(percent)s%% headroom = %(with_headroom)s."
-)
+L_PEAK = gettext_noop("Observed peak %(peak)s plus %(percent)s%% headroom = %(with_headroom)s.")
 L_SHM = gettext_noop(
     "Plus %(shm)s of memory-backed /dev/shm, whose pages are charged to the container's memory "
     "cgroup = %(total)s."
@@ -65,7 +63,7 @@ L_OUTSIDE_ADVICE = gettext_noop(
     "container, above it the node reserves memory nobody uses."
 )
 
-_UNIT_TYPO = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([kKMGTPE])i?[bB]\s*")
+_UNIT_TYPO = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([kKmMgGtTpPeE])i?[bB]\s*")
 
 
 class HeadroomError(ValueError):
@@ -112,10 +110,11 @@ def _memory(value: object, field: str, *, allow_zero: bool) -> tuple[Quantity, F
         q = Quantity.parse(str(value).strip())
     except QuantityError:
         typo = _UNIT_TYPO.fullmatch(value) if isinstance(value, str) else None
-        if typo:
-            raise HeadroomError(
-                Message(E_UNIT_HINT, {**params, "number": typo[1], "unit": typo[2].upper()})
-            ) from None
+        if typo:  # 8GB, 8 GiB, 1.5gb: say how Kubernetes spells it
+            number, letter = typo[1], typo[2].upper()
+            decimal = number + ("k" if letter == "K" else letter)
+            hint = {"decimal": decimal, "binary": f"{number}{letter}i"}
+            raise HeadroomError(Message(E_UNIT_HINT, {**params, **hint})) from None
         raise HeadroomError(Message(E_NOT_QUANTITY, params)) from None
     if q.sign() < 0:
         raise HeadroomError(Message(E_NEGATIVE, params))

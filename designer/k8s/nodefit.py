@@ -512,7 +512,9 @@ def node_from_manifest(obj: Mapping[str, Any]) -> NodeInfo:
         items = [i for i in obj.get("items") or [] if isinstance(i, Mapping)]
         nodes = [i for i in items if i.get("kind", "Node") == "Node"]
         if len(nodes) != 1:
-            raise ValueError(f"the List holds {len(nodes)} nodes; paste one (kubectl get node NAME)")
+            raise ValueError(
+                f"the List holds {len(nodes)} nodes; paste one (kubectl get node NAME)"
+            )
         obj = nodes[0]
     kind = obj.get("kind")
     if kind not in (None, "Node"):
@@ -675,7 +677,10 @@ def _term_matches(term: Mapping[str, Any], node: NodeInfo) -> bool:
         return False
     node_fields = {"metadata.name": node.name or ""}
     for f in fields:
-        if _text(f.get("key")) != "metadata.name" or _text(f.get("operator")) not in ("In", "NotIn"):
+        if _text(f.get("key")) != "metadata.name" or _text(f.get("operator")) not in (
+            "In",
+            "NotIn",
+        ):
             return False
         if not _requirement_matches(f, node_fields):
             return False
@@ -698,8 +703,7 @@ P_SELECTOR_DIFFERENT = gettext_noop(
     "nodeSelector %(key)s=%(value)s does not match: the node's label is %(key)s=%(actual)s."
 )
 P_AFFINITY = gettext_noop(
-    "None of the %(terms)s term(s) of the pod's required node affinity matches the node's "
-    "labels."
+    "None of the %(terms)s term(s) of the pod's required node affinity matches the node's labels."
 )
 P_DEVICE_PLUGIN = gettext_noop(
     "The node has no %(resource)s in its allocatable, so the pod stays Pending with "
@@ -822,7 +826,9 @@ def _placement_reasons(pod: Pod, node: NodeInfo) -> list[PendingReason]:
         if key not in node.labels:
             msg = Message(P_SELECTOR_MISSING, {"key": key, "value": want})
         elif node.labels[key] != want:
-            msg = Message(P_SELECTOR_DIFFERENT, {"key": key, "value": want, "actual": node.labels[key]})
+            msg = Message(
+                P_SELECTOR_DIFFERENT, {"key": key, "value": want, "actual": node.labels[key]}
+            )
         else:
             continue
         reasons.append(PendingReason("node-selector", msg))
@@ -836,7 +842,9 @@ def _placement_reasons(pod: Pod, node: NodeInfo) -> list[PendingReason]:
     if isinstance(required, Mapping):
         terms = [t for t in required.get("nodeSelectorTerms") or [] if isinstance(t, Mapping)]
         if not any(_term_matches(t, node) for t in terms):
-            reasons.append(PendingReason("node-affinity", Message(P_AFFINITY, {"terms": len(terms)})))
+            reasons.append(
+                PendingReason("node-affinity", Message(P_AFFINITY, {"terms": len(terms)}))
+            )
     return reasons
 
 
@@ -867,7 +875,9 @@ def fit(
         if name not in alloc and not is_native_resource(name):
             others = sorted(n for n in alloc if is_gpu_resource(n) and alloc[n] > 0)
             if is_gpu_resource(name) and others:
-                msg = Message(P_DEVICE_PLUGIN_OTHER, {"resource": name, "others": ", ".join(others)})
+                msg = Message(
+                    P_DEVICE_PLUGIN_OTHER, {"resource": name, "others": ", ".join(others)}
+                )
             else:
                 msg = Message(P_DEVICE_PLUGIN, {"resource": name, "plugin": _plugin_for(name)})
             reasons.append(PendingReason("device-plugin-missing", msg, name))
@@ -920,14 +930,22 @@ def fit(
                     notes.append(
                         Message(
                             N_IDLE,
-                            {"amount": stranded[name], "resource": name, "bottleneck": bottlenecks[0]},
+                            {
+                                "amount": stranded[name],
+                                "resource": name,
+                                "bottleneck": bottlenecks[0],
+                            },
                         )
                     )
                 elif name not in req_units:
-                    notes.append(Message(N_UNREQUESTED, {"amount": stranded[name], "resource": name}))
+                    notes.append(
+                        Message(N_UNREQUESTED, {"amount": stranded[name], "resource": name})
+                    )
 
     def fmt(values: Mapping[str, int], keep: Callable[[str], bool]) -> dict[str, str]:
-        return {n: _unit_text(n, values[n]) for n in sorted(values, key=resource_sort_key) if keep(n)}
+        return {
+            n: _unit_text(n, values[n]) for n in sorted(values, key=resource_sort_key) if keep(n)
+        }
 
     return FitResult(
         pods_per_node=per_node,

@@ -24,7 +24,7 @@ Go sources mirrored (kubernetes/kubernetes, current master):
 * apimachinery field/errors.go ``ErrorBody``: an IntOrString prints bare (it is a
   ``fmt.Stringer`` through its pointer), a label map prints as Go's ``%#v``.
 
-Decisions (see also README of the issue):
+Decisions:
 
 * torchrun convention for Indexed Jobs: one pod per node. ``NNODES`` = workers,
   ``NPROC_PER_NODE`` = GPUs per worker (1 without GPUs), ``WORLD_SIZE`` = NNODES x
@@ -43,6 +43,11 @@ Decisions (see also README of the issue):
   so ``kubectl apply`` does not reset the replica count the HPA chose.
 * A Job with ``restartPolicy: Always`` is refused by current Go code with ``Required value:
   valid values: "OnFailure", "Never"`` (not ``Unsupported value``): we say the same.
+* Pod template labels are reported at ``spec.template.labels``, Go's path
+  (``ValidatePodTemplateSpec`` uses ``fldPath.Child("labels")``); only the selector mismatch
+  is at ``spec.template.metadata.labels``.
+* The headless Service has the Job's name and selects ``batch.kubernetes.io/job-name``, the
+  label the Job controller puts on every pod it creates.
 """
 
 from __future__ import annotations
@@ -82,7 +87,6 @@ from designer.k8s.validation import (
     validate_labels,
     validate_pod,
 )
-from designer.k8s.workloads import GPU_RESOURCE_CHOICES, WORKLOADS
 
 ExportKind = Literal["Pod", "Deployment", "Job", "IndexedJob"]
 
@@ -251,6 +255,9 @@ def _pod_model(pod_manifest: dict[str, Any]) -> Pod | None:
 
 
 def _is_gpu(name: str) -> bool:
+    # Imported here: workloads.Design is to hold an ExportSettings (no import cycle).
+    from designer.k8s.workloads import GPU_RESOURCE_CHOICES
+
     return name in GPU_RESOURCE_CHOICES or name.endswith("/gpu")
 
 
@@ -381,7 +388,9 @@ def _job_spec_counters(settings: ExportSettings) -> dict[str, Any]:
     return spec
 
 
-def torchrun_env(job: str, service: str, settings: ExportSettings, gpus: int) -> list[dict]:
+def torchrun_env(
+    job: str, service: str, settings: ExportSettings, gpus: int
+) -> list[dict[str, Any]]:
     """The env every worker container gets (see the module docstring for the convention)."""
     nproc = gpus if gpus > 0 else 1
     rank_from_index = {"fieldRef": {"fieldPath": COMPLETION_INDEX_FIELD}}
@@ -471,6 +480,9 @@ def export_objects(
     service = name
     spec["restartPolicy"] = "Never"
     spec["subdomain"] = service
+    # The Job controller sets each worker's hostname to <job>-<index> whatever the template
+    # says (job_controller.go manageJob); a stray hostname would only mislead the reader.
+    spec.pop("hostname", None)
     env = torchrun_env(name, service, settings, gpus)
     for container in spec.get("containers") or []:
         if isinstance(container, dict):
@@ -736,6 +748,8 @@ def explain_export(
         )
     )
     if kind != default:
+        from designer.k8s.workloads import WORKLOADS
+
         spec_w = WORKLOADS.get(workload)
         lines.append(
             (

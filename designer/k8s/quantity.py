@@ -27,6 +27,7 @@ how much work Go would do.
 from __future__ import annotations
 
 import decimal
+import functools
 import math
 import re
 from fractions import Fraction
@@ -62,8 +63,10 @@ ERR_GO_PANIC: Final = "runtime error: index out of range [-2147483648]"
 
 _MAX_INT64: Final = (1 << 63) - 1
 _MIN_INT64: Final = -(1 << 63)
-# Beyond this many digits we refuse to build an int (as_fraction, arithmetic).
-_MAX_MATERIALISED_DIGITS: Final = 10_000_000
+# Python ints are slow beyond ~10**5 digits (10**10**7 takes 9 s), so as_fraction refuses
+# more; sums are done in libmpdec, which copes with ten million digits in milliseconds.
+MAX_FRACTION_DIGITS: Final = 100_000
+MAX_SUM_DIGITS: Final = 10_000_000
 
 # suffix.go: decSuffixes / binSuffixes.
 _DEC_SUFFIXES: Final = {
@@ -85,9 +88,7 @@ _BIN_SUFFIX_BY_EXP: Final = {e: s for s, e in _BIN_SUFFIXES.items()}
 # parseQuantityString in quantity.go is a greedy scanner with no backtracking; these
 # possessive groups make the regex behave the same way:
 # sign, digits, optional "." digits, suffix letters, optional sign, digits.
-_SCAN_RE: Final = re.compile(
-    r"([+-]?+)([0-9]*+)(?:(\.)([0-9]*+))?+([eEinumkKMGTP]*+[+-]?+[0-9]*+)"
-)
+_SCAN_RE: Final = re.compile(r"([+-]?+)([0-9]*+)(?:(\.)([0-9]*+))?+([eEinumkKMGTP]*+[+-]?+[0-9]*+)")
 _GO_INT_RE: Final = re.compile(r"([+-]?)([0-9]+)")
 # unicode.IsSpace, which strings.TrimSpace uses in UnmarshalJSON.
 _GO_SPACE: Final = (
@@ -145,11 +146,18 @@ def _increment(digits: str) -> str:
     return digits[:i] + chr(ord(digits[i]) + 1) + "0" * (len(digits) - 1 - i)
 
 
+@functools.lru_cache(maxsize=64)
+def _pow10(k: int) -> int:
+    return 10**k
+
+
 def _to_int(digits: str) -> int:
-    # int(str) refuses > 4300 digits (sys.int_max_str_digits); Decimal has no limit.
-    if len(digits) <= 4000:
+    """int(digits), split in halves: int(str) is quadratic in Python 3.11 and refuses
+    more than 4300 digits (sys.int_max_str_digits)."""
+    if len(digits) <= 3000:
         return int(digits)
-    return int(decimal.Decimal(digits))
+    low = len(digits) // 2
+    return _to_int(digits[:-low]) * _pow10(low) + _to_int(digits[-low:])
 
 
 def _to_str(n: int) -> str:
@@ -158,10 +166,26 @@ def _to_str(n: int) -> str:
     return str(decimal.Decimal(n))  # an integer Decimal prints without an exponent
 
 
-def _pow10(k: int) -> int:
-    if k > _MAX_MATERIALISED_DIGITS:
-        raise OverflowError(f"10**{k} is too large to materialise")
-    return 10**k
+def _decimal_parts(d: decimal.Decimal) -> tuple[bool, str, int]:
+    """(negative, digits, exponent) of a finite Decimal, via its (linear-time) string."""
+    text = str(d)
+    neg = text.startswith("-")
+    mant, _, e = text.lstrip("-").partition("E")
+    whole, _, frac = mant.partition(".")
+    digits, exp = _normalise(whole + frac, (int(e) if e else 0) - len(frac))
+    return neg, digits, exp
+
+
+def _two_adic_valuation(digits: str) -> int:
+    """Factors of 2 in int(digits) (no trailing zeros), from as few digits as possible:
+    the last j decimal digits fix the number modulo 2**j."""
+    j = 64
+    while True:
+        tail = _to_int(digits[-j:])
+        v = (tail & -tail).bit_length() - 1
+        if v < j or j >= len(digits):
+            return v
+        j *= 2
 
 
 def _go_parse_int64(text: str) -> int | None:
@@ -180,10 +204,11 @@ def _go_parse_int64(text: str) -> int | None:
 
 def _interpret(suffix: str) -> tuple[int, int, str]:
     """suffix.go interpret(): (base, int32 exponent, format) or ErrSuffix."""
-    if suffix in _DEC_SUFFIXES:
-        return 10, _DEC_SUFFIXES[suffix], DECIMAL_SI
-    if suffix in _BIN_SUFFIXES:
-        return 2, _BIN_SUFFIXES[suffix], BINARY_SI
+    if len(suffix) <= 2:  # (spares hashing a million-character exponent)
+        if suffix in _DEC_SUFFIXES:
+            return 10, _DEC_SUFFIXES[suffix], DECIMAL_SI
+        if suffix in _BIN_SUFFIXES:
+            return 2, _BIN_SUFFIXES[suffix], BINARY_SI
     if len(suffix) > 1 and suffix[0] in "eE":
         parsed = _go_parse_int64(suffix[1:])
         if parsed is None:
@@ -335,7 +360,7 @@ class Quantity:
         if rest != 1:
             raise ValueError(f"{fr} is not a terminating decimal")
         k = max(twos, fives)
-        coef = num * (_pow10(k) // den)
+        coef = num * (10**k // den)
         digits, exp = _normalise(_to_str(abs(coef)), -k)
         dscale = -exp if digits != "0" else 0
         return cls._make(format, coef < 0, digits, exp, dscale=dscale)
@@ -397,16 +422,22 @@ class Quantity:
         return sign + digits + "0" * zeros, e
 
     def _render_binary(self) -> str:
-        n = _to_int(self._digits) * _pow10(self._exp)
-        if self._neg:
-            n = -n
-        if self._i64 is not None and n == _MIN_INT64:
+        """AsCanonicalBase1024Bytes: strip factors of 1024 from the (whole) value."""
+        sign = "-" if self._neg else ""
+        digits, exp = self._digits, self._exp
+        if self._i64 == (_MIN_INT64, 0):
             # removeInt64Factors negates -2**63, overflows, and strips nothing.
-            return str(n)
-        mag = abs(n)
-        k = ((mag & -mag).bit_length() - 1) // 10  # factors of 1024
-        mag >>= 10 * k
-        return ("-" if n < 0 else "") + _to_str(mag) + _BIN_SUFFIX_BY_EXP.get(10 * k, "")
+            return str(_MIN_INT64)
+        k = (_two_adic_valuation(digits) + exp) // 10  # value = digits * 2**exp * 5**exp
+        if k == 0:
+            return sign + digits + "0" * exp
+        if len(digits) + exp <= 4000:
+            mantissa = str((int(digits) * 10**exp) >> (10 * k))
+        else:
+            value = decimal.Decimal(f"{digits}E{exp}")
+            mantissa = str(_EXACT.divide_int(value, _EXACT.power(1024, k)))
+        # v1.32 ignores constructBytes' ok: past Ei (k > 6) the suffix is dropped.
+        return sign + mantissa + _BIN_SUFFIX_BY_EXP.get(10 * k, "")
 
     def _abs_below_1024(self) -> bool:
         int_digits = len(self._digits) + self._exp
@@ -419,13 +450,14 @@ class Quantity:
     # ------------------------------------------------------------------- values
 
     def as_fraction(self) -> Fraction:
+        """The exact value.  OverflowError past MAX_FRACTION_DIGITS digits (1e999999)."""
         if self._digits == "0":
             return Fraction(0)
+        if len(self._digits) + abs(self._exp) > MAX_FRACTION_DIGITS:
+            head = ("-" if self._neg else "") + self._digits[:20]
+            raise OverflowError(f"{head}…e{self._exp} has more than {MAX_FRACTION_DIGITS} digits")
         mag = _to_int(self._digits)
-        if self._exp >= 0:
-            f = Fraction(mag * _pow10(self._exp))
-        else:
-            f = Fraction(mag, _pow10(-self._exp))
+        f = Fraction(mag * 10**self._exp) if self._exp >= 0 else Fraction(mag, 10**-self._exp)
         return -f if self._neg else f
 
     def is_zero(self) -> bool:
@@ -459,7 +491,7 @@ class Quantity:
         """
         if self._digits == "0":
             return 0
-        mag_exp = len(self._digits) + self._exp + scale  # value / 10**scale < 10**this
+        mag_exp = len(self._digits) + self._exp - scale  # value / 10**scale < 10**this
         if mag_exp > 19:
             raise OverflowError(f"{self} does not fit an int64 at scale {scale}")
         sign = -1 if self._neg else 1
@@ -474,21 +506,21 @@ class Quantity:
             if result is None or not _fits_int64(result):
                 raise OverflowError(f"{self} does not fit an int64 at scale {scale}")
             return result
-        s = self._dscale
-        dif = s + scale  # scale_int.go: scale - newScale, newScale = -scale
-        unscaled_digits = len(self._digits) + self._exp + s
-        if dif > 0 and unscaled_digits < dif and dif >= 19:
-            return 1 if sign > 0 else 0  # |unscaled| < 10**dif: floor is 0 or -1
-        unscaled = sign * _to_int(self._digits) * _pow10(self._exp + s)
+        dif = self._dscale + scale  # scale_int.go: scale - newScale, newScale = -scale
+        # |unscaled| as digits; exp + dscale >= 0 by construction.
+        unscaled = self._digits + "0" * (self._exp + self._dscale)
         if dif <= 0:
-            result = unscaled * 10**-dif
-        elif abs(unscaled) < _MAX_INT64 and dif < 19:
-            p = 10**dif
-            q = abs(unscaled) // p * sign  # Go's / truncates
-            result = q + (unscaled - q * p != 0)
+            result = sign * int(unscaled) * 10**-dif
         else:
-            q, r = divmod(unscaled, 10**dif)  # big.Int.DivMod is Euclidean
-            result = q + (r != 0)
+            quotient, remainder = unscaled[:-dif] or "0", unscaled[-dif:]
+            inexact = remainder.strip("0") != ""
+            if len(quotient) > 20:
+                raise OverflowError(f"{self} does not fit an int64 at scale {scale}")
+            small = len(unscaled) < 19 or (len(unscaled) == 19 and int(unscaled) < _MAX_INT64)
+            if small and dif < 19:
+                result = sign * int(quotient) + inexact  # int64 / truncates, then +1
+            else:  # big.Int DivMod floors, then +1: a true ceiling
+                result = sign * int(quotient) - (sign < 0 and inexact) + inexact
         if not _fits_int64(result):
             raise OverflowError(f"{self} does not fit an int64 at scale {scale}")
         return result
@@ -607,19 +639,16 @@ def _int64_amount_add(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]
 
 
 def _exact_sum(a: tuple[bool, str, int], b: tuple[bool, str, int]) -> tuple[bool, str, int]:
+    """a + b exactly, like inf.Dec.Add (in libmpdec: linear time on long coefficients)."""
     if b[1] == "0":
         return a
     if a[1] == "0":
         return b
-    e = min(a[2], b[2])
-    width = max(len(a[1]) + a[2], len(b[1]) + b[2]) - e
-    if width > _MAX_MATERIALISED_DIGITS:
-        raise OverflowError("sum needs more than 10 million digits")
-    total = 0
-    for neg, digits, exp in (a, b):
-        term = _to_int(digits) * 10 ** (exp - e)
-        total += -term if neg else term
-    return total < 0, _to_str(abs(total)), e
+    width = max(len(a[1]) + a[2], len(b[1]) + b[2]) - min(a[2], b[2])
+    if width > MAX_SUM_DIGITS:
+        raise OverflowError(f"the sum needs more than {MAX_SUM_DIGITS} digits")
+    da, db = (decimal.Decimal(f"{'-' if n else ''}{d}E{e}") for n, d, e in (a, b))
+    return _decimal_parts(_EXACT.add(da, db))
 
 
 def _parse(text: str) -> tuple[Quantity, int]:
@@ -740,7 +769,9 @@ def go_parse_work(text: str) -> int:
     """How many decimal digits Go's ParseQuantity materialises for ``text``.
 
     0 on the int64 fast path.  On the inf.Dec path Go builds 10**k for the rounding
-    shift k, so kubectl v1.32 took 1.6 s at k = 10**7 and 56 s at 10**8 (measured);
-    ``1e-999999999`` would take it hours.  Raises QuantityError for invalid text.
+    shift k (or reads k digits): for ``1e-k`` kubectl v1.32 took 1.6 s at k = 10**7 and
+    56 s at 10**8, so ``1e-999999999`` would take it hours; for a 19-digit mantissa times
+    ``e+k`` it then strips the k zeros one division at a time, 4.2 s at k = 10**5
+    (measured).  Raises QuantityError for invalid text.
     """
     return _parse(text)[1]

@@ -21,6 +21,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from designer.k8s.model import Container, Pod
+from designer.k8s.objects import ExportSettings
+from designer.k8s.planning import GpuChoice, HeadroomChoice, NodeChoice, gpu_resource_name
 from designer.k8s.text import gettext_noop
 
 WorkloadType = Literal["training", "distributed", "inference", "batch", "preprocessing"]
@@ -206,6 +208,10 @@ class Design(BaseModel):
     node_selector: dict[str, str] = Field(default_factory=dict)
     shm_size: str = ""
     containers: list[ContainerDesign] = Field(default_factory=list)
+    gpu: GpuChoice = Field(default_factory=GpuChoice)
+    node: NodeChoice = Field(default_factory=NodeChoice)
+    headroom: HeadroomChoice = Field(default_factory=HeadroomChoice)
+    export: ExportSettings = Field(default_factory=ExportSettings)
     # The original manifest (without its containers) when the design started from one.
     base: dict[str, Any] | None = None
 
@@ -524,5 +530,45 @@ def design_from_pod(pod: Pod, workload: str = "training") -> Design:
         node_selector={str(k): str(v) for k, v in (spec.get("nodeSelector") or {}).items()},
         shm_size=shm,
         containers=containers,
+        # A manifest's pod template opens as a Pod (what Analyze promises); the user can
+        # pick another kind.
+        export=ExportSettings(kind="Pod"),
         base=base,
     )
+
+
+def gpu_container(design: Design) -> ContainerDesign | None:
+    """The container the GPU sharing choice applies to: the first app container with GPUs,
+    else the first app container."""
+    apps = [c for c in design.containers if c.role == "app"]
+    return next((c for c in apps if c.gpus.strip()), apps[0] if apps else None)
+
+
+def apply_gpu_choice(design: Design) -> Design:
+    """Set the GPU container's resource name (and a whole count) for the sharing choice."""
+    design = design.model_copy(deep=True)
+    name, profile, problem = gpu_resource_name(design.gpu)
+    target = gpu_container(design)
+    if problem or name is None or target is None:
+        return design
+    if profile is not None:
+        design.gpu.profile = profile.name
+    target.gpu_resource = name
+    count = target.gpus.strip()
+    if not count.isdigit() or int(count) == 0:
+        # Shared GPUs are still whole units of the advertised resource.
+        target.gpus = "1"
+    return design
+
+
+def apply_headroom(design: Design, limit: str) -> Design:
+    """Set the main container's memory limit to ``limit``; a request that equalled the old
+    limit (a Guaranteed design) follows it, so the QoS class does not change by surprise."""
+    design = design.model_copy(deep=True)
+    target = next((c for c in design.containers if c.role == "app"), None)
+    if target is None:
+        return design
+    if target.memory_request.strip() == target.memory_limit.strip() and target.memory_request:
+        target.memory_request = limit
+    target.memory_limit = limit
+    return design

@@ -95,8 +95,10 @@ def test_downloaded_yaml_is_valid_for_kubernetes_and_kubectl(
         text=True,
         check=True,
     )
-    pod = json.loads(result.stdout)
-    assert pod["spec"]["containers"][0]["resources"]["limits"]["cpu"] == "1500m"
+    deployment = json.loads(result.stdout)
+    assert deployment["kind"] == "Deployment"  # online inference exports as a Deployment
+    container = deployment["spec"]["template"]["spec"]["containers"][0]
+    assert container["resources"]["limits"]["cpu"] == "1500m"
 
 
 def test_the_share_link_opens_the_same_design_in_a_fresh_context(

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from designer.k8s import manifest
 from designer.k8s.manifest import (
     MAX_DEPTH,
+    MAX_DOCUMENTS,
     MAX_INPUT_BYTES,
     Document,
     ManifestError,
@@ -512,9 +513,24 @@ def test_nesting_up_to_the_limit_is_fine() -> None:
     assert read_documents(deep_block)[0].error is None
 
 
+def test_too_many_documents_are_refused() -> None:
+    with pytest.raises(ManifestError, match=r"input has 4,194,304 document separators \(---\)"):
+        read_documents(b"---\n" * (4 * 1024 * 1024))
+
+
+def test_go_yaml_only_syntax_costs_bounded_work() -> None:
+    # Each spot libyaml refuses costs a re-parse: a few are fine, thousands are not.
+    assert read_one("a: [" + "b:, " * 50 + "]\n") == {"a": ["b:"] * 50}
+    assert read_one('a: "' + "\\'" * 100_000 + '"\n') == {"a": "'" * 100_000}
+    (document,) = read_documents("".join(f'k{i}: "it\\\'s"\n' for i in range(5_000)))
+    assert document.error is not None
+    assert "too many go-yaml-only constructs to read" in document.error
+
+
 def test_many_documents_and_a_huge_flat_document() -> None:
-    many = "".join(f"---\nkind: ConfigMap\nmetadata: {{name: c{i}}}\n" for i in range(5_000))
-    assert len(read_documents(many)) == 5_000
+    count = MAX_DOCUMENTS - 1
+    many = "".join(f"---\nkind: ConfigMap\nmetadata: {{name: c{i}}}\n" for i in range(count))
+    assert len(read_documents(many)) == count
     flat = "".join(f"k{i}: {i}\n" for i in range(200_000))
     assert len(read_one(flat)) == 200_000
 

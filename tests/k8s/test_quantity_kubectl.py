@@ -48,7 +48,7 @@ class Verdict:
 
 
 def _container(name: str, cpu_literal: str) -> str:
-    return '{"name":"%s","image":"i","resources":{"requests":{"cpu":%s}}}' % (name, cpu_literal)
+    return f'{{"name":"{name}","image":"i","resources":{{"requests":{{"cpu":{cpu_literal}}}}}}}'
 
 
 def _set_resources(path: Path) -> subprocess.CompletedProcess[str]:
@@ -132,20 +132,102 @@ EXPONENTS += ["9223372036854775807", "9223372036854775808", "1844674407370955161
 
 # Cases the issue names, plus edges found while porting.
 NAMED = [
-    "0.5", "1.5Gi", "2048Mi", "1000m", "1000", "1e3", "0.0000000001", "8GB", "1.5.5",
-    "1 Gi", "lots", "", "Mi", ".", "e3", "+1", "01", "5.", " 1 ", ".5", "0.5Ki",
-    "1e999999999", "1e999999998", "1e2147483647", "1e4294967296", "1e4294967297",
-    "1e9223372036854775807", "1e9223372036854775808", "1000E", "10000E", "1000P",
-    "1000000000000000000000", "9999999999999999999", "8Ei", "9Ei", "-8Ei", "16Ei",
-    "7.99Ei", "1.555k", "1.100", "1.1000", "1000e2147483647", "10e2147483647",
-    "1.5e-2147483648", "1e-9223372036854775808", "Pi", "Ei", "e-20", "-.e-20", "+-1",
-    "-", "+", "-.", ".e5", "1E", "1EE", "1e+", "1e-0", "0.9n", "-0.9n", "-0.0001Ki",
-    "0.0000000001Ki", "+12345678901Ki", "+123456789012Ki", "+99999999Mi", "+999999999Mi",
-    "+99999Gi", "+999999Gi", "+99Ti", "+999Ti", "+1Pi", "1.Ki", "1.Mi", "1024Ki",
-    "00000000000000000000000001", "+1234567890123456789", "+123456789012345678",
-    "12345678901234567890e9999", "1e-99999", "1e-9999", "1.5e-9", "0.5e-9", "1e-10",
-    "\u00a01\u3000", "1\u0085", "\u20281", "1\u200b", "\t1", "1\n", "\x7f1", "\uff11",
-    "\u0661", "1\u00e9", "1ｋ", '1"', "1\\",
+    "0.5",
+    "1.5Gi",
+    "2048Mi",
+    "1000m",
+    "1000",
+    "1e3",
+    "0.0000000001",
+    "8GB",
+    "1.5.5",
+    "1 Gi",
+    "lots",
+    "",
+    "Mi",
+    ".",
+    "e3",
+    "+1",
+    "01",
+    "5.",
+    " 1 ",
+    ".5",
+    "0.5Ki",
+    "1e999999999",
+    "1e999999998",
+    "1e2147483647",
+    "1e4294967296",
+    "1e4294967297",
+    "1e9223372036854775807",
+    "1e9223372036854775808",
+    "1000E",
+    "10000E",
+    "1000P",
+    "1000000000000000000000",
+    "9999999999999999999",
+    "8Ei",
+    "9Ei",
+    "-8Ei",
+    "16Ei",
+    "7.99Ei",
+    "1.555k",
+    "1.100",
+    "1.1000",
+    "1000e2147483647",
+    "10e2147483647",
+    "1.5e-2147483648",
+    "1e-9223372036854775808",
+    "Pi",
+    "Ei",
+    "e-20",
+    "-.e-20",
+    "+-1",
+    "-",
+    "+",
+    "-.",
+    ".e5",
+    "1E",
+    "1EE",
+    "1e+",
+    "1e-0",
+    "0.9n",
+    "-0.9n",
+    "-0.0001Ki",
+    "0.0000000001Ki",
+    "+12345678901Ki",
+    "+123456789012Ki",
+    "+99999999Mi",
+    "+999999999Mi",
+    "+99999Gi",
+    "+999999Gi",
+    "+99Ti",
+    "+999Ti",
+    "+1Pi",
+    "1.Ki",
+    "1.Mi",
+    "1024Ki",
+    "00000000000000000000000001",
+    "+1234567890123456789",
+    "+123456789012345678",
+    "12345678901234567890e9999",
+    "1e-99999",
+    "1e-9999",
+    "1.5e-9",
+    "0.5e-9",
+    "1e-10",
+    "\u00a01\u3000",
+    "1\u0085",
+    "\u20281",
+    "1\u200b",
+    "\t1",
+    "1\n",
+    "\x7f1",
+    "\uff11",
+    "\u0661",
+    "1\u00e9",
+    "1ｋ",
+    '1"',
+    "1\\",
 ]
 
 
@@ -266,6 +348,15 @@ def test_yaml_floats_reach_the_parser_as_go_writes_them(tmp_path: Path) -> None:
         if ours(v) != Verdict(True, theirs):
             problems.append(f"{v!r}: kubectl {theirs!r}, ours {ours(v)}")
     assert not problems, "\n".join(problems[:40])
+
+
+def test_the_unit_test_tables_hold_what_kubectl_printed(tmp_path: Path) -> None:
+    from tests.k8s.test_quantity import CANONICAL, REJECTED
+
+    values = [text for text, _ in CANONICAL] + [text for text, _ in REJECTED]
+    expected = [Verdict(True, stored) for _, stored in CANONICAL]
+    expected += [Verdict(False, message) for _, message in REJECTED]
+    assert kubectl_judge([json.dumps(v) for v in values], tmp_path) == expected
 
 
 @pytest.mark.parametrize(

@@ -265,12 +265,24 @@ def test_render_answers_yaml_qos_and_validation(client: Client) -> None:
     assert response.status_code == 200
     body = response.json()
     RenderOut.model_validate(body)
-    assert set(body) == {"yaml", "qosClass", "qosReasons", "errors", "warnings"}
-    assert body["yaml"] == pod_yaml(design_to_pod(design))
+    assert set(body) == {"yaml", "kind", "qosClass", "qosReasons", "errors", "warnings", "totals"}
+    assert body["kind"] == "Deployment"  # online inference exports as a Deployment by default
     assert body["qosClass"] == "Guaranteed"
     assert body["qosReasons"]
     assert body["errors"] == []
-    assert yaml.safe_load(body["yaml"])["kind"] == "Pod"
+    deployment = yaml.safe_load(body["yaml"])
+    assert deployment["kind"] == "Deployment"
+    assert deployment["spec"]["replicas"] == 2
+    assert body["totals"]["nvidia.com/gpu"] == "2"
+
+
+def test_render_with_export_kind_pod_answers_the_pod_yaml(client: Client) -> None:
+    design = preset_design("inference")
+    design.export.kind = "Pod"
+    body = client.post(
+        "/api/v1/render", data=design.model_dump_json(), content_type="application/json"
+    ).json()
+    assert body["yaml"] == pod_yaml(design_to_pod(design))
 
 
 def test_render_reports_errors_with_field_paths(client: Client) -> None:
@@ -291,9 +303,10 @@ def test_render_keeps_the_base_of_an_imported_manifest(client: Client) -> None:
     body = client.post(
         "/api/v1/render", data=design.model_dump_json(), content_type="application/json"
     ).json()
-    manifest = yaml.safe_load(body["yaml"])
-    assert manifest["metadata"]["annotations"] == {"team": "ml"}
-    assert manifest["spec"]["serviceAccountName"] == "runner"
+    job = yaml.safe_load(body["yaml"])
+    assert job["kind"] == "Job"  # batch work exports as a Job by default
+    assert job["spec"]["template"]["metadata"]["annotations"] == {"team": "ml"}
+    assert job["spec"]["template"]["spec"]["serviceAccountName"] == "runner"
 
 
 @pytest.mark.parametrize(

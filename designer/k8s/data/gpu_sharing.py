@@ -11,7 +11,9 @@ from designer.k8s.text import gettext_noop
 
 K8S_GPUS = "https://kubernetes.io/docs/tasks/manage-gpus/scheduling-gpus/"
 DEVICE_PLUGIN = "https://github.com/NVIDIA/k8s-device-plugin#shared-access-to-gpus"
-OPERATOR_MIG = "https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/gpu-operator-mig.html"
+OPERATOR_MIG = (
+    "https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/gpu-operator-mig.html"
+)
 OPERATOR_TIME_SLICING = (
     "https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/gpu-sharing.html"
 )
@@ -79,7 +81,9 @@ SHARING_MODES: dict[str, dict[str, object]] = {
         "isolates": (),
         "does_not_isolate": (
             gettext_noop("Memory: every workload sees and can fill all of the GPU's memory."),
-            gettext_noop("Faults: all workloads share one fault domain; if one crashes, they all do."),
+            gettext_noop(
+                "Faults: all workloads share one fault domain; if one crashes, they all do."
+            ),
             gettext_noop(
                 "Compute: CUDA gives every process an equal time share; asking for more replicas "
                 "does not buy more compute."

@@ -12,7 +12,7 @@ from fractions import Fraction
 GIB = 1024**3
 MIB = 1024**2
 
-# --- GKE -----------------------------------------------------------------------------------------
+# --- GKE ---------------------------------------------------------------------------------------
 GKE_SOURCE = (
     "https://cloud.google.com/kubernetes-engine/docs/concepts/plan-node-sizes"
     "#memory_and_cpu_reservations"
@@ -37,7 +37,7 @@ CPU_PERCENT_TIERS: tuple[tuple[int | None, Fraction], ...] = (
 GKE_EVICTION_MEMORY = 100 * MIB
 GKE_DEFAULT_MAX_PODS = 110  # Standard clusters' default maximum pods per node
 
-# --- EKS (Amazon Linux 2 bootstrap.sh and Amazon Linux 2023 nodeadm) ------------------------------
+# --- EKS (Amazon Linux 2 bootstrap.sh and Amazon Linux 2023 nodeadm) -----------------------------
 EKS_SOURCE = (
     "https://github.com/awslabs/amazon-eks-ami/blob/main/nodeadm/internal/kubelet/config.go"
     " (getMemoryMebibytesToReserve, getCPUMillicoresToReserve; AL2: files/bootstrap.sh)"
@@ -48,7 +48,7 @@ EKS_EVICTION_MEMORY = 100 * MIB  # evictionHard memory.available: 100Mi
 # nodeadm falls back to the kubelet's default when the instance type is unknown.
 EKS_DEFAULT_MAX_PODS = 110
 
-# --- AKS (Kubernetes 1.29 and later) ---------------------------------------------------------------
+# --- AKS (Kubernetes 1.29 and later) --------------------------------------------------------------
 AKS_SOURCE = "https://learn.microsoft.com/azure/aks/node-resource-reservations"
 # kube-reserved memory = min(20 MB x max pods + 50 MB, 25% of the node's memory). The page
 # writes MB next to "100 Mi"; AKS sets these as kubelet flags in Mi, so MB is read as MiB.

@@ -1,0 +1,240 @@
+"""The GPU and node layer of a design: sharing mode, the node it should land on, what the
+kubelet will apply there, and a memory limit from an observed peak.
+
+The choices are small pydantic models that live inside ``Design`` (so share links carry
+them); ``plan`` turns them and a Pod into the answers the designer shows. Each problem is
+kept with the choice field it belongs to, so the page can show it beside that input.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from designer.k8s import gpu as gpu_data
+from designer.k8s.gpu import Message, MigProfile, SharingModeInfo
+from designer.k8s.headroom import Headroom, HeadroomError, memory_headroom
+from designer.k8s.manifest import ManifestError, read_documents
+from designer.k8s.model import Pod
+from designer.k8s.node import NodeView, node_view
+from designer.k8s.nodefit import (
+    PROVIDERS,
+    FitResult,
+    NodeInfo,
+    fit,
+    node_from_capacity,
+    node_from_catalog,
+    node_from_manifest,
+)
+from designer.k8s.quantity import Quantity, QuantityError
+from designer.k8s.text import gettext_noop
+
+NODE_SOURCES = ("", "catalog", "custom", "manifest")
+MAX_NODE_YAML = 200_000
+
+
+class GpuChoice(BaseModel):
+    """How the main container's GPUs are shared (see gpu.SHARING_MODES)."""
+
+    model_config = ConfigDict(extra="forbid")
+    mode: str = "whole"
+    model: str = "a100-80gb"  # for MIG: which GPU the slices come from
+    memory_gb: str = ""  # "I need about 20 GB of GPU memory"
+    profile: str = ""  # MIG profile picked (or derived from memory_gb)
+    rename_shared: bool = False  # device plugin renameByDefault: nvidia.com/gpu.shared
+
+
+class NodeChoice(BaseModel):
+    """The node the pod should fit on: a catalog shape, a custom shape, or a pasted Node."""
+
+    model_config = ConfigDict(extra="forbid")
+    source: str = ""
+    catalog_id: str = ""
+    provider: str = ""  # gke | eks | aks; "" = the catalog shape's own cloud
+    cpu: str = ""
+    memory: str = ""
+    gpus: str = ""
+    gpu_resource: str = "nvidia.com/gpu"
+    manifest: str = ""
+    max_pods: str = ""
+    ds_cpu: str = ""  # DaemonSet overhead per node
+    ds_memory: str = ""
+
+
+class HeadroomChoice(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    peak: str = ""
+    percent: str = "25"
+
+
+@dataclass(frozen=True)
+class Plan:
+    sharing: SharingModeInfo | None
+    profile: MigProfile | None
+    gpu_resource: str | None
+    node: NodeInfo | None
+    fit: FitResult | None
+    node_view: NodeView
+    headroom: Headroom | None
+    # choice field ("gpu.memory_gb", "node.manifest", "headroom.peak", ...) → problem
+    problems: dict[str, Message] = field(default_factory=dict)
+
+
+def _message(template: str, **params: Any) -> Message:
+    return Message(template, params)
+
+
+def mig_profile_for(choice: GpuChoice) -> tuple[MigProfile | None, tuple[str, Message] | None]:
+    """The MIG profile a choice names or implies, or the problem with the choice."""
+    if choice.mode not in ("mig-single", "mig-mixed"):
+        return None, None
+    try:
+        model = gpu_data.mig_model(choice.model)
+    except ValueError as exc:
+        return None, ("gpu.model", _message(gettext_noop("%(error)s"), error=str(exc)))
+    if choice.memory_gb.strip():
+        try:
+            profile = gpu_data.smallest_mig_profile(choice.model, float(choice.memory_gb))
+        except ValueError:
+            return None, (
+                "gpu.memory_gb",
+                _message(
+                    gettext_noop("“%(value)s” is not a number of GB."), value=choice.memory_gb
+                ),
+            )
+        if profile is None:
+            return None, (
+                "gpu.memory_gb",
+                _message(
+                    gettext_noop(
+                        "No MIG profile of %(model)s has %(value)s GB; "
+                        "the whole GPU has %(total)s GB."
+                    ),
+                    model=model.label,
+                    value=choice.memory_gb,
+                    total=model.memory_gb,
+                ),
+            )
+        return profile, None
+    for profile in model.profiles:
+        if profile.name == choice.profile:
+            return profile, None
+    return model.profiles[0] if model.profiles else None, None
+
+
+def gpu_resource_name(
+    choice: GpuChoice,
+) -> tuple[str | None, MigProfile | None, tuple[str, Message] | None]:
+    """The extended resource the main container requests under this sharing choice."""
+    if choice.mode not in gpu_data.SHARING_MODES:
+        return None, None, ("gpu.mode", _message(gettext_noop("Unknown GPU sharing mode.")))
+    profile, problem = mig_profile_for(choice)
+    if problem:
+        return None, None, problem
+    try:
+        name = gpu_data.gpu_resource_for(
+            choice.mode, profile, rename_by_default=choice.rename_shared
+        )
+    except ValueError as exc:
+        return None, profile, ("gpu.mode", _message(gettext_noop("%(error)s"), error=str(exc)))
+    return name, profile, None
+
+
+def _node_from_yaml(text: str) -> NodeInfo:
+    if len(text) > MAX_NODE_YAML:
+        raise ValueError("the Node manifest is longer than 200,000 characters")
+    documents = read_documents(text)
+    for document in documents:
+        if document.error:
+            raise ValueError(document.error)
+        if document.data is not None:
+            return node_from_manifest(document.data)
+    raise ValueError("no Node found in the pasted text")
+
+
+def choose_node(choice: NodeChoice) -> tuple[NodeInfo | None, tuple[str, Message] | None]:
+    """The node a choice describes, or the problem that keeps it from being read."""
+    provider = choice.provider if choice.provider in PROVIDERS else None
+    max_pods: int | None = None
+    if choice.max_pods.strip():
+        if not choice.max_pods.strip().isdigit() or int(choice.max_pods) > 10_000:
+            return None, (
+                "node.max_pods",
+                _message(gettext_noop("Max pods must be a whole number up to 10000.")),
+            )
+        max_pods = int(choice.max_pods)
+    try:
+        if choice.source == "catalog" and choice.catalog_id:
+            return node_from_catalog(choice.catalog_id, provider, max_pods), None
+        if choice.source == "custom" and (choice.cpu or choice.memory):
+            capacity = {"cpu": choice.cpu.strip(), "memory": choice.memory.strip()}
+            if choice.gpus.strip():
+                capacity[choice.gpu_resource.strip() or "nvidia.com/gpu"] = choice.gpus.strip()
+            capacity = {k: v for k, v in capacity.items() if v}
+            return node_from_capacity(capacity, provider or "gke", max_pods), None
+        if choice.source == "manifest" and choice.manifest.strip():
+            return _node_from_yaml(choice.manifest), None
+    except (ValueError, ManifestError, QuantityError, KeyError, TypeError) as exc:
+        where = {"catalog": "node.catalog_id", "custom": "node.cpu", "manifest": "node.manifest"}
+        return None, (
+            where.get(choice.source, "node.source"),
+            _message(gettext_noop("%(error)s"), error=str(exc).strip("'\"")),
+        )
+    return None, None
+
+
+def _memory_capacity(node: NodeInfo | None) -> Quantity | None:
+    if node is None:
+        return None
+    value = node.capacity.get("memory") or node.allocatable.get("memory")
+    try:
+        return Quantity.from_json(value) if value else None
+    except QuantityError:
+        return None
+
+
+def plan(
+    pod: Pod,
+    gpu: GpuChoice,
+    node: NodeChoice,
+    headroom: HeadroomChoice,
+    shm: str = "",
+) -> Plan:
+    """Everything the GPU, node and headroom panels show for a pod and the user's choices."""
+    problems: dict[str, Message] = {}
+    resource, profile, problem = gpu_resource_name(gpu)
+    if problem:
+        problems[problem[0]] = problem[1]
+    sharing = next((m for m in gpu_data.sharing_modes() if m.key == gpu.mode), None)
+
+    node_info, problem = choose_node(node)
+    if problem:
+        problems[problem[0]] = problem[1]
+    fit_result = None
+    if node_info is not None:
+        overhead = {"cpu": node.ds_cpu.strip(), "memory": node.ds_memory.strip()}
+        overhead = {k: v for k, v in overhead.items() if v}
+        try:
+            fit_result = fit(pod, node_info, overhead or None)
+        except (ValueError, QuantityError) as exc:
+            field_name = "node.ds_cpu" if "cpu" in str(exc) else "node.ds_memory"
+            problems[field_name] = _message(gettext_noop("%(error)s"), error=str(exc))
+            fit_result = fit(pod, node_info, None)
+
+    proposal = None
+    if headroom.peak.strip():
+        try:
+            percent = float(headroom.percent or "25")
+            proposal = memory_headroom(headroom.peak.strip(), percent / 100, shm.strip() or None)
+        except HeadroomError as exc:
+            problems["headroom.peak"] = getattr(exc, "message", None) or _message(
+                gettext_noop("%(error)s"), error=str(exc)
+            )
+        except ValueError:
+            problems["headroom.percent"] = _message(
+                gettext_noop("Headroom must be a percentage such as 25.")
+            )
+    view = node_view(pod, _memory_capacity(node_info))
+    return Plan(sharing, profile, resource, node_info, fit_result, view, proposal, problems)
