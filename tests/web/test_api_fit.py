@@ -52,7 +52,8 @@ def test_cpu_runs_out_first_and_gpus_are_stranded(client: Client) -> None:
 def test_pod_as_yaml_text_and_a_catalog_node(client: Client) -> None:
     text = (
         "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n"
-        "  - name: c\n    image: i\n    resources: {limits: {nvidia.com/gpu: 1, cpu: 4, memory: 16Gi}}\n"
+        "  - name: c\n    image: i\n"
+        "    resources: {limits: {nvidia.com/gpu: 1, cpu: 4, memory: 16Gi}}\n"
     )
     status, body = post(
         client, {"pod": text, "node": {"catalog": "p4d.24xlarge", "provider": "eks"}}
