@@ -219,6 +219,7 @@ class PodForm(LiveForm):
         label=_("GPU sharing"),
         required=False,
         choices=[(m.key, _(m.label)) for m in sharing_modes()],
+        widget=forms.Select(attrs=action_attrs("gpu")),
     )
     gpu_model = forms.ChoiceField(
         label=_("GPU model (for MIG)"),

@@ -255,10 +255,10 @@ def _pod_model(pod_manifest: dict[str, Any]) -> Pod | None:
 
 
 def _is_gpu(name: str) -> bool:
-    # Imported here: workloads.Design is to hold an ExportSettings (no import cycle).
-    from designer.k8s.workloads import GPU_RESOURCE_CHOICES
+    """Whole GPUs, MIG slices and shared GPUs of every vendor (gpu.is_gpu_resource)."""
+    from designer.k8s.gpu import is_gpu_resource
 
-    return name in GPU_RESOURCE_CHOICES or name.endswith("/gpu")
+    return is_gpu_resource(name)
 
 
 def _pod_requests(pod_manifest: dict[str, Any]) -> dict[str, Quantity]:

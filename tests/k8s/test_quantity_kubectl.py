@@ -106,7 +106,8 @@ def _fast_for_go(text: str) -> bool:
         return True  # rejected before any arithmetic
     exponent = (exponent + 2**31) % 2**32 - 2**31  # Go's int32(...)
     frac = len(m.group(2) or "")
-    fast_path = len(m.group(1)) + frac <= 18 and (exponent - frac + 2**31) % 2**32 - 2**31 >= -9
+    whole = len(m.group(1)) or 1  # the scanner reads "" as "0"
+    fast_path = whole + frac <= 18 and (exponent - frac + 2**31) % 2**32 - 2**31 >= -9
     return fast_path or abs(exponent) <= MAX_GO_WORK
 
 

@@ -1,0 +1,85 @@
+"""GPU sharing, node fit and export kinds change the page live, without a reload."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from playwright.sync_api import Page, expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+def settle(page: Page) -> None:
+    """Wait until htmx has no request in flight (the designer re-renders on some changes)."""
+    # (wait_for_function evaluates a string, which the page's CSP forbids.)
+    for _ in range(100):
+        page.wait_for_timeout(50)
+        if page.evaluate("document.querySelectorAll('.htmx-request').length") == 0:
+            return
+
+
+def test_picking_a_node_and_a_mig_profile_updates_fit_and_yaml_live(
+    live_server, page: Page
+) -> None:
+    page.goto(live_server.url + "/?preset=inference")
+    page.evaluate("window.__marker = 'no reload'")
+
+    page.get_by_label("Node", exact=True).select_option("catalog")
+    settle(page)
+    page.get_by_label("Node shape").select_option("p4d.24xlarge")
+    fit = page.locator("#node-fit")
+    expect(fit).to_contain_text("8 pods fit per node")
+    expect(fit).to_contain_text("bottleneck")
+
+    page.get_by_label("GPU sharing", exact=True).select_option("mig-mixed")
+    settle(page)
+    page.get_by_label("GPU model (for MIG)").select_option("a100-40gb")
+    settle(page)
+    memory = page.get_by_label("GPU memory needed (GB)")
+    memory.fill("20")
+    memory.press("Tab")
+    expect(page.locator("#manifest-yaml")).to_contain_text('nvidia.com/mig-3g.20gb: "1"')
+    expect(page.get_by_label("MIG profile")).to_have_value("3g.20gb")
+    # A p4d node advertises whole GPUs, not MIG slices: the fit panel says why it stays Pending.
+    expect(fit).to_contain_text("nvidia.com/mig-3g.20gb")
+    expect(fit).to_contain_text("Pending")
+    assert page.evaluate("window.__marker") == "no reload"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=ARTIFACTS / "designer-gpu-node.png", full_page=True)
+
+
+def test_switching_inference_to_deployment_with_hpa_updates_and_downloads_both(
+    live_server, page: Page, tmp_path
+) -> None:
+    page.goto(live_server.url + "/?preset=inference")
+    page.evaluate("window.__marker = 'no reload'")
+    page.get_by_label("Export as").select_option("Pod")
+    expect(page.locator("#manifest-yaml")).to_contain_text("kind: Pod")
+    page.get_by_label("Export as").select_option("Deployment")
+    expect(page.locator("#manifest-yaml")).to_contain_text("kind: Deployment")
+    settle(page)
+    page.get_by_label("Add a HorizontalPodAutoscaler").check()
+    preview = page.locator("#manifest-yaml")
+    expect(preview).to_contain_text("kind: HorizontalPodAutoscaler")
+    expect(page.locator(".export-notes")).to_contain_text("CPU request")
+    assert page.evaluate("window.__marker") == "no reload"
+
+    with page.expect_download() as info:
+        page.locator("a[download]").click()
+    path = tmp_path / "export.yaml"
+    info.value.save_as(path)
+    kinds = [doc["kind"] for doc in yaml.safe_load_all(path.read_text())]
+    assert kinds == ["Deployment", "HorizontalPodAutoscaler"]
+    assert path.read_text() == preview.text_content()
+
+
+def test_fractional_gpus_offer_the_sharing_modes(live_server, page: Page) -> None:
+    page.goto(live_server.url + "/?preset=inference")
+    page.get_by_label("GPUs", exact=True).first.fill("0.5")
+    slot = page.locator("#err-id_c-0-gpus")
+    expect(slot).to_contain_text("must be an integer")
+    expect(slot).to_contain_text("MIG")
