@@ -141,3 +141,46 @@ def test_both_formats_name_every_workload(fmt: str) -> None:
     result = podspec("--format", fmt, "-", stdin=GOOD + "---\n" + BAD.replace("trainer", "other"))
     assert result.returncode == 1
     assert "trainer" in result.stdout and "other" in result.stdout
+
+
+def podspec_render(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "manage.py", "podspec", "render", *args],
+        cwd=ROOT,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_render_takes_the_same_design_json_as_the_api() -> None:
+    from designer.k8s.workloads import preset_design
+
+    design = preset_design("distributed")
+    result = podspec_render("--format", "json", "-", stdin=design.model_dump_json())
+    assert result.returncode == 0, result.stderr
+    answer = json.loads(result.stdout)
+    assert answer["kind"] == "IndexedJob"
+    assert [d["kind"] for d in __import__("yaml").safe_load_all(answer["yaml"])] == [
+        "Service",
+        "Job",
+    ]
+
+
+def test_render_exports_a_manifest_pod_as_the_chosen_kind() -> None:
+    result = podspec_render("--kind", "Job", "-", stdin=GOOD)
+    assert result.returncode == 0, result.stderr
+    job = __import__("yaml").safe_load(result.stdout)
+    assert job["kind"] == "Job"
+    assert job["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"] == {
+        "cpu": "8",
+        "memory": "64Gi",
+        "nvidia.com/gpu": "4",
+    }
+
+
+def test_render_of_something_that_is_no_design_exits_2() -> None:
+    result = podspec_render("-", stdin="just: text\n")
+    assert result.returncode == 2
+    assert "neither a design nor a manifest" in result.stderr

@@ -1,6 +1,9 @@
-"""``manage.py podspec check [--format text|json] FILE...``: the engine on the command line.
+"""The engine on the command line.
 
-Exit 0 when no object has errors, 1 when any has, 2 when an input cannot be read at all.
+``manage.py podspec check [--format text|json] FILE...``: exit 0 when no object has errors,
+1 when any has, 2 when an input cannot be read at all.
+``manage.py podspec render [--kind K] [--format yaml|json] FILE``: a design (the JSON of
+``POST /api/v1/render``) or a manifest's pod, as the YAML the designer would download.
 """
 
 from __future__ import annotations
@@ -11,9 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
+from pydantic import ValidationError
 
 from designer.k8s.check import check_texts
-from designer.k8s.manifest import MAX_INPUT_BYTES
+from designer.k8s.manifest import MAX_INPUT_BYTES, load
+from designer.k8s.render import render_design
+from designer.k8s.report import pod_from_parts
+from designer.k8s.workloads import WORKLOADS, Design, design_from_pod
 
 
 class Command(BaseCommand):
@@ -28,8 +35,27 @@ class Command(BaseCommand):
         )
         check.add_argument("files", nargs="+", metavar="FILE", help="manifest files; - reads stdin")
         check.add_argument("--format", choices=("text", "json"), default="text")
+        render = sub.add_parser(
+            "render",
+            help="Render a design (the JSON of POST /api/v1/render) or a pod manifest as YAML.",
+        )
+        render.add_argument("file", metavar="FILE", help="design JSON or a manifest; - reads stdin")
+        render.add_argument(
+            "--kind",
+            choices=("Pod", "Deployment", "Job", "IndexedJob"),
+            help="export as this kind (default: the design's choice, else by workload type)",
+        )
+        render.add_argument(
+            "--workload",
+            choices=tuple(WORKLOADS),
+            help="workload type for a manifest input (default: training)",
+        )
+        render.add_argument("--format", choices=("yaml", "json"), default="yaml")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["action"] == "render":
+            self.render(options)
+            return
         inputs: list[tuple[str, bytes]] = []
         unreadable = False
         for name in options["files"]:
@@ -53,6 +79,51 @@ class Command(BaseCommand):
             sys.exit(2)
         if any(o["errors"] for o in result["objects"]):
             sys.exit(1)
+
+    def render(self, options: dict[str, Any]) -> None:
+        """Exit 0 when the rendered objects have no errors, 1 when they have, 2 when the input
+        is neither a design nor a manifest with a pod."""
+        name = options["file"]
+        try:
+            if name == "-":
+                data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+            else:
+                with Path(name).open("rb") as handle:
+                    data = handle.read(MAX_INPUT_BYTES + 1)
+            design = design_from_input(data, options.get("workload"))
+            if options.get("kind"):
+                design.export.kind = options["kind"]
+            rendered = render_design(design)
+        except (OSError, ValueError) as exc:
+            self.stderr.write(f"{name}: {getattr(exc, 'strerror', None) or exc}")
+            sys.exit(2)
+        if options["format"] == "json":
+            self.stdout.write(json.dumps(rendered.as_dict(), indent=2, ensure_ascii=False))
+        else:
+            self.stdout.write(rendered.yaml, ending="")
+            for problem in rendered.report.errors:
+                self.stderr.write(f"error: {problem}")
+            for problem in rendered.object_errors:
+                self.stderr.write(f"error: {problem.kind} {problem.problem}")
+        if not rendered.ok:
+            sys.exit(1)
+
+
+def design_from_input(data: bytes, workload: str | None) -> Design:
+    """A design from its JSON, or from the first workload of a manifest (YAML or JSON)."""
+    try:
+        return Design.model_validate_json(data)
+    except ValidationError as exc:
+        design_error = exc
+    workloads, errors = load(data)
+    if not workloads:
+        reason = errors[0].message if errors else str(design_error.errors()[0]["msg"])
+        raise ValueError(f"neither a design nor a manifest with a pod: {reason}")
+    first = workloads[0]
+    pod, problems = pod_from_parts(first.pod_metadata, first.pod_spec)
+    if pod is None:
+        raise ValueError(str(problems[0]))
+    return design_from_pod(pod, workload or "training")
 
 
 def format_text(result: dict[str, Any]) -> str:
