@@ -2,17 +2,18 @@
 
 Generates realistic ``List`` dumps of 5,000 and 10,000 pods in YAML (kubectl's
 layout) and JSON (``-o json``: 4-space indent), then prints sizes and the best
-of 5 timings (the contenders taking turns) of bare parses (PyYAML CSafeLoader,
+of 7 timings (the contenders taking turns) of bare parses (PyYAML CSafeLoader,
 yaml-rs, json, orjson) and of our pipeline (``read_documents`` +
 ``find_workloads``), and the ratio of our pipeline to the fastest bare parse of
 the same text.  The target: under 1.5x.
 
-    .venv/bin/python bench/bench_parse.py [--pods 5000 10000] [--runs 5] [--no-pyyaml]
+    .venv/bin/python bench/bench_parse.py [--pods 5000 10000] [--runs 7] [--no-pyyaml]
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import random
 import sys
@@ -185,6 +186,7 @@ def race(contenders: dict[str, Callable[[], object]], runs: int) -> dict[str, fl
     best = dict.fromkeys(contenders, float("inf"))
     for _ in range(runs):
         for name, fn in contenders.items():
+            gc.collect()  # every run starts from the same garbage-collector state
             start = time.perf_counter()
             fn()
             best[name] = min(best[name], time.perf_counter() - start)
@@ -245,7 +247,7 @@ def bench_one(n: int, *, runs: int, pyyaml: bool) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--pods", type=int, nargs="+", default=[5000, 10000])
-    parser.add_argument("--runs", type=int, default=5, help="best of this many runs")
+    parser.add_argument("--runs", type=int, default=7, help="best of this many runs")
     parser.add_argument("--no-pyyaml", action="store_true", help="skip the slow PyYAML parse")
     args = parser.parse_args()
     for n in args.pods:

@@ -35,7 +35,11 @@ or rounded: validation reports them, and defaulting treats them as absent.
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from fractions import Fraction
 
 from designer.k8s.model import Container, Pod, ResourceList, ResourceRequirements, ResourceValue
@@ -53,9 +57,38 @@ from designer.k8s.scheduling import (
 __all__ = ["pod_with_defaults", "round_up_to_milli"]
 
 
+# Within ``shared_defaults()`` (one report on one pod), validation, QoS and scheduling each ask
+# for the defaulted pod; it is computed once. The memo lives only for that block, during which
+# nobody changes the pod.
+_memo: ContextVar[dict[tuple[int, bool], tuple[Pod, Pod]] | None] = ContextVar(
+    "defaults_memo", default=None
+)
+
+
+@contextmanager
+def shared_defaults() -> Iterator[None]:
+    """Compute each pod's defaults once inside this block (the pod must not change in it)."""
+    token = _memo.set({})
+    try:
+        yield
+    finally:
+        _memo.reset(token)
+
+
 def pod_with_defaults(pod: Pod, *, default_pod_limits: bool = True) -> Pod:
-    """A deep copy of ``pod`` with the API server's resource defaulting applied."""
-    out = pod.model_copy(deep=True)
+    """A copy of ``pod`` with the API server's resource defaulting applied (read-only)."""
+    memo = _memo.get()
+    if memo is None:
+        return _pod_with_defaults(pod, default_pod_limits)
+    key = (id(pod), default_pod_limits)
+    hit = memo.get(key)
+    if hit is None or hit[0] is not pod:
+        hit = memo[key] = (pod, _pod_with_defaults(pod, default_pod_limits))
+    return hit[1]
+
+
+def _pod_with_defaults(pod: Pod, default_pod_limits: bool) -> Pod:
+    out = _copy_resources(pod)
     spec = out.spec
     # SetDefaults_Pod walks containers, then init containers; order does not matter here.
     for c in [*spec.containers, *spec.init_list]:
@@ -78,6 +111,39 @@ def pod_with_defaults(pod: Pod, *, default_pod_limits: bool = True) -> Pod:
         spec.resources.requests = _rounded(spec.resources.requests)
     spec.overhead = _rounded(spec.overhead)
     return out
+
+
+def _copy_requirements(r: ResourceRequirements | None) -> ResourceRequirements | None:
+    if r is None:
+        return None
+    return r.model_copy(
+        update={
+            "requests": dict(r.requests) if r.requests is not None else None,
+            "limits": dict(r.limits) if r.limits is not None else None,
+        }
+    )
+
+
+def _copy_resources(pod: Pod) -> Pod:
+    """A copy of ``pod`` in which everything defaulting writes is new: the spec, every
+    container, their resources and resource lists. The rest is shared, read-only (a deep
+    copy of whole manifests made the check of a cluster dump several times slower)."""
+
+    def container(c: Container) -> Container:
+        return c.model_copy(update={"resources": _copy_requirements(c.resources)})
+
+    spec = pod.spec
+    new_spec = spec.model_copy(
+        update={
+            "containers": [container(c) for c in spec.containers],
+            "init_containers": [container(c) for c in spec.init_containers]
+            if spec.init_containers is not None
+            else None,
+            "resources": _copy_requirements(spec.resources),
+            "overhead": dict(spec.overhead) if spec.overhead is not None else None,
+        }
+    )
+    return pod.model_copy(update={"spec": new_spec})
 
 
 def _default_container_requests(c: Container) -> None:
@@ -178,6 +244,17 @@ def round_up_to_milli(value: ResourceValue) -> ResourceValue:
     Values already exact to the millis are returned untouched (as written); others become
     the canonical string of the rounded quantity. Unreadable values are returned untouched.
     """
+    if type(value) is str or type(value) is int:
+        return _round_up_to_milli_cached(value)
+    return _round_up_to_milli(value)
+
+
+@functools.lru_cache(maxsize=16384, typed=True)
+def _round_up_to_milli_cached(value: str | int) -> ResourceValue:
+    return _round_up_to_milli(value)
+
+
+def _round_up_to_milli(value: ResourceValue) -> ResourceValue:
     q = parse_quantity(value)
     if q is None or q.is_integer():
         return value

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal
 
 from designer.k8s.data.gpu_sharing import SHARING_MODES, VENDORS
 from designer.k8s.data.mig_profiles import MIG_MODEL_ALIASES, MIG_MODELS
 from designer.k8s.model import ResourceValue
 from designer.k8s.quantity import Quantity, QuantityError
-from designer.k8s.text import gettext_noop
+from designer.k8s.text import Message, MessageError, gettext_noop
 
 __all__ = [
     "GpuModel",
@@ -43,24 +43,6 @@ SharingMode = Literal["whole", "mig-single", "mig-mixed", "time-slicing", "mps"]
 MIG_RESOURCE_PREFIX = "nvidia.com/mig-"
 SHARED_SUFFIX = ".shared"  # what renameByDefault appends (k8s-device-plugin)
 _PROFILE_RE = re.compile(r"[1-9][0-9]*g\.[1-9][0-9]*gb")
-
-
-class Message(NamedTuple):
-    """An English sentence kept as (template, params) so the web layer can translate it.
-
-    Templates use ``%(name)s`` placeholders and write a literal percent sign as ``%%``.
-    (Shared by nodefit and headroom; it belongs in text.py once that module can be edited.)
-    """
-
-    template: str
-    params: dict[str, Any]
-
-    @property
-    def text(self) -> str:
-        return self.template % self.params
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"template": self.template, "params": dict(self.params), "text": self.text}
 
 
 # --- data as typed objects ---------------------------------------------------------------
@@ -218,7 +200,10 @@ def mig_model(model: str) -> GpuModel:
             return _MODELS[key]
     if wanted in MIG_MODEL_ALIASES:
         return _MODELS[MIG_MODEL_ALIASES[wanted]]
-    raise ValueError(f"unknown GPU model {model!r}; known: {', '.join(_MODELS)}")
+    raise MessageError(
+        gettext_noop("unknown GPU model %(model)s; known: %(known)s"),
+        {"model": repr(model), "known": ", ".join(_MODELS)},
+    )
 
 
 def smallest_mig_profile(
@@ -236,9 +221,15 @@ def smallest_mig_profile(
     try:
         wanted = float(gpu_memory_gib)
     except (TypeError, ValueError):
-        raise ValueError(f"GPU memory must be a number of GiB, not {gpu_memory_gib!r}") from None
+        raise MessageError(
+            gettext_noop("GPU memory must be a number of GiB, not %(value)s"),
+            {"value": repr(gpu_memory_gib)},
+        ) from None
     if not wanted > 0 or wanted == float("inf"):  # also refuses NaN
-        raise ValueError(f"GPU memory must be a positive number of GiB, not {gpu_memory_gib!r}")
+        raise MessageError(
+            gettext_noop("GPU memory must be a positive number of GiB, not %(value)s"),
+            {"value": repr(gpu_memory_gib)},
+        )
     if isinstance(min_compute_slices, bool) or not isinstance(min_compute_slices, int):
         raise ValueError(f"min_compute_slices must be an integer, not {min_compute_slices!r}")
     candidates = [
@@ -267,20 +258,34 @@ def gpu_resource_for(
     """
     vendor_key = vendor or "nvidia"
     if vendor_key not in VENDORS:
-        raise ValueError(f"unknown vendor {vendor!r}; known: {', '.join(VENDORS)}")
+        raise MessageError(
+            gettext_noop("unknown vendor %(vendor)s; known: %(known)s"),
+            {"vendor": repr(vendor), "known": ", ".join(VENDORS)},
+        )
     if mode not in SHARING_MODES:
-        raise ValueError(f"unknown sharing mode {mode!r}; known: {', '.join(SHARING_MODES)}")
+        raise MessageError(
+            gettext_noop("unknown sharing mode %(mode)s; known: %(known)s"),
+            {"mode": repr(mode), "known": ", ".join(SHARING_MODES)},
+        )
     if vendor_key != "nvidia":
         if mode != "whole":
-            raise ValueError(f"{mode} is an NVIDIA sharing mode; {vendor_key} shares whole devices")
+            raise MessageError(
+                gettext_noop("%(mode)s is an NVIDIA sharing mode; %(vendor)s shares whole devices"),
+                {"mode": mode, "vendor": vendor_key},
+            )
         return str(VENDORS[vendor_key]["resources"][0])  # type: ignore[index]
     if mode == "mig-mixed":
         if profile is None:
-            raise ValueError("the mixed MIG strategy needs a profile, such as 1g.10gb")
+            raise MessageError(
+                gettext_noop("the mixed MIG strategy needs a profile, such as 1g.10gb")
+            )
         name = profile.name if isinstance(profile, MigProfile) else str(profile)
         name = name.removeprefix(MIG_RESOURCE_PREFIX)
         if not _PROFILE_RE.fullmatch(name):
-            raise ValueError(f"{name!r} is not a MIG profile name such as 1g.10gb")
+            raise MessageError(
+                gettext_noop("%(name)s is not a MIG profile name such as 1g.10gb"),
+                {"name": repr(name)},
+            )
         return MIG_RESOURCE_PREFIX + name
     if mode in ("time-slicing", "mps") and rename_by_default:
         return "nvidia.com/gpu" + SHARED_SUFFIX

@@ -193,6 +193,9 @@ class WorkloadScan(tuple):
         self.skipped = skipped
         return self
 
+    def __getnewargs__(self) -> tuple[list[Workload], list[ReadError], list[Skipped]]:
+        return (self[0], self[1], self.skipped)  # for pickle and copy
+
     @property
     def workloads(self) -> list[Workload]:
         return self[0]
@@ -1222,9 +1225,9 @@ def _walk(obj: dict, fields: tuple[str, ...]) -> dict | str:
         node = node.get(field)
         if node is None:
             return {}
-        if not isinstance(node, dict):
+        if type(node) is not dict and not isinstance(node, dict):
             return f"{'.'.join(fields[: n + 1])} is {_type_name(node)}, expected a mapping"
-    return node
+    return node  # type: ignore[no-any-return]
 
 
 def find_workloads(documents: list[Document]) -> WorkloadScan:
@@ -1239,6 +1242,8 @@ def find_workloads(documents: list[Document]) -> WorkloadScan:
     errors: list[ReadError] = []
     skipped: list[Skipped] = []
     template_fields = _TEMPLATE_FIELDS
+    groups: dict[str, str] = {}  # apiVersion -> API group
+    walk = _walk
     for doc in documents:
         if doc.error is not None:
             errors.append(ReadError(doc.index, doc.error))
@@ -1249,7 +1254,7 @@ def find_workloads(documents: list[Document]) -> WorkloadScan:
         stack: list[tuple[Any, str]] = [(doc.data, "")]  # popped in document order
         while stack:
             obj, path = stack.pop()
-            if not isinstance(obj, dict):
+            if type(obj) is not dict and not isinstance(obj, dict):
                 where = f"line {doc.line}: {path + ': ' if path else ''}"
                 message = f"expected a mapping (a Kubernetes object), got {_type_name(obj)}"
                 errors.append(ReadError(index, where + message))
@@ -1259,11 +1264,12 @@ def find_workloads(documents: list[Document]) -> WorkloadScan:
                 where = f"line {doc.line}: {path + ': ' if path else ''}"
                 errors.append(ReadError(index, where + 'object has no "kind"'))
                 continue
-            if kind.endswith("List") and "items" in obj:
+            fields = template_fields.get(kind)
+            if fields is None and kind.endswith("List") and "items" in obj:
                 items = obj["items"]
                 if items is None:
                     continue
-                if not isinstance(items, list):
+                if type(items) is not list and not isinstance(items, list):
                     where = f"line {doc.line}: {path + ': ' if path else ''}"
                     message = f"{kind}: items is {_type_name(items)}, expected a list"
                     errors.append(ReadError(index, where + message))
@@ -1273,23 +1279,26 @@ def find_workloads(documents: list[Document]) -> WorkloadScan:
                 continue
             metadata = obj.get("metadata")
             name = namespace = None
-            if isinstance(metadata, dict):
+            if type(metadata) is dict or isinstance(metadata, dict):
                 name = metadata.get("name")
                 if type(name) is not str:
                     name = None
                 namespace = metadata.get("namespace")
                 if type(namespace) is not str:
                     namespace = None
-            fields = template_fields.get(kind)
             if fields is not None:
                 api_version = obj.get("apiVersion")
-                if type(api_version) is str and api_version.rpartition("/")[0] not in fields[0]:
-                    fields = None
+                if type(api_version) is str:
+                    group = groups.get(api_version)
+                    if group is None:
+                        group = groups[api_version] = api_version.rpartition("/")[0]
+                    if group not in fields[0]:
+                        fields = None
             if fields is None:
                 skipped.append(Skipped(index, path, kind, name))
                 continue
-            pod_spec = _walk(obj, fields[2])
-            pod_metadata = _walk(obj, fields[3]) if type(pod_spec) is dict else pod_spec
+            pod_spec = walk(obj, fields[2])
+            pod_metadata = walk(obj, fields[3]) if type(pod_spec) is dict else pod_spec
             if type(pod_metadata) is str:
                 where = f"{path}: " if path else ""
                 what = f'{kind} "{name}"' if name else kind

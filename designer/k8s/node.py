@@ -27,7 +27,14 @@ from typing import Literal
 
 from designer.k8s.defaults import pod_with_defaults
 from designer.k8s.model import Container, Pod
-from designer.k8s.qos import BEST_EFFORT, BURSTABLE, GUARANTEED, compute_qos_class, pod_qos
+from designer.k8s.qos import (
+    BEST_EFFORT,
+    BURSTABLE,
+    GUARANTEED,
+    WHO_NAMED,
+    compute_qos_class,
+    pod_qos,
+)
 from designer.k8s.quantity import Quantity
 from designer.k8s.scheduling import (
     ResourceMap,
@@ -41,6 +48,7 @@ from designer.k8s.scheduling import (
     pod_limits,
     pod_requests,
 )
+from designer.k8s.text import Message, gettext_noop
 
 # pkg/kubelet/cm/helpers_linux.go: kernel bounds for cpu.shares and the CFS defaults.
 MIN_SHARES = 2
@@ -57,11 +65,11 @@ BEST_EFFORT_OOM_SCORE_ADJ = 1000
 SYSTEM_NODE_CRITICAL = "system-node-critical"
 SYSTEM_CRITICAL_PRIORITY = 2_000_000_000  # pkg/apis/scheduling: SystemCriticalPriority
 
-CPU_WEIGHT_LINEAR_LABEL = (
+CPU_WEIGHT_LINEAR_LABEL = gettext_noop(
     "linear: 1 + ((shares - 2) * 9999) / 262142 (runc < 1.3.2, crun < 1.23, and the kubelet "
     "itself for the pod cgroup)"
 )
-CPU_WEIGHT_QUADRATIC_LABEL = (
+CPU_WEIGHT_QUADRATIC_LABEL = gettext_noop(
     "quadratic-log: ceil(10^((l^2 + 125 l) / 612 - 7/34)) with l = log2(shares) (runc >= 1.3.2 "
     "/ opencontainers/cgroups >= v0.0.3, crun >= 1.23)"
 )
@@ -182,6 +190,7 @@ class ContainerCgroup:
     oom_score_adj_reason: str
     cpu_limit_source: Literal["container", "pod", "none"]
     memory_limit_source: Literal["container", "pod", "none"]
+    oom_score_adj_message: Message | None = None  # oom_score_adj_reason, translatable
 
 
 @dataclass(frozen=True)
@@ -197,6 +206,10 @@ class NodeView:
     memory_request: Quantity | None  # what eviction compares usage against
     node_memory_capacity: Quantity | None
     notes: list[str] = field(default_factory=list)
+    # The texts above as Messages (gettext_noop templates) for the web layer to translate.
+    throttling_message: Message | None = None
+    eviction_order_message: Message | None = None
+    note_messages: list[Message] = field(default_factory=list)
 
 
 # --- pod cgroup ------------------------------------------------------------------------------
@@ -356,30 +369,62 @@ def oom_score_adj(
     return adj
 
 
-def _oom_reason(pod: Pod, c: Container, qos_class: str, adj: int | None) -> str:
+OOM_NODE_CRITICAL = gettext_noop("system-node-critical pods get -997, like Guaranteed ones.")
+OOM_GUARANTEED = gettext_noop("Guaranteed pods get -997: the kernel kills them last.")
+OOM_BEST_EFFORT = gettext_noop("BestEffort pods get 1000: the kernel kills them first.")
+OOM_BURSTABLE = gettext_noop(
+    "Burstable: 1000 - 1000 x memory request / node memory capacity, kept within [3, 999]."
+)
+OOM_BURSTABLE_POD_LEVEL = gettext_noop(
+    "Burstable: 1000 - 1000 x memory request / node memory capacity, kept within [3, 999]; the "
+    "pod-level memory request not claimed by containers is shared equally."
+)
+OOM_BURSTABLE_SIDECAR = gettext_noop(
+    "Burstable: 1000 - 1000 x memory request / node memory capacity, kept within [3, 999]; a "
+    "sidecar is capped at the score of the app container with the smallest request."
+)
+OOM_BURSTABLE_POD_LEVEL_SIDECAR = gettext_noop(
+    "Burstable: 1000 - 1000 x memory request / node memory capacity, kept within [3, 999]; the "
+    "pod-level memory request not claimed by containers is shared equally; a sidecar is capped "
+    "at the score of the app container with the smallest request."
+)
+OOM_NEEDS_CAPACITY = gettext_noop("%(formula)s Give the node's memory capacity to compute it.")
+
+
+def _oom_reason(pod: Pod, c: Container, qos_class: str, adj: int | None) -> Message:
     if _is_node_critical(pod):
-        return "system-node-critical pods get -997, like Guaranteed ones."
+        return Message(OOM_NODE_CRITICAL, {})
     if qos_class == GUARANTEED:
-        return "Guaranteed pods get -997: the kernel kills them last."
+        return Message(OOM_GUARANTEED, {})
     if qos_class == BEST_EFFORT:
-        return "BestEffort pods get 1000: the kernel kills them first."
-    base = (
-        "Burstable: 1000 - 1000 x memory request / node memory capacity, kept within [3, 999]"
-        + (
-            "; the pod-level memory request not claimed by containers is shared equally"
-            if is_pod_level_requests_set(pod)
-            else ""
-        )
-        + (
-            "; a sidecar is capped at the score of the app container with the smallest request"
-            if _is_sidecar(pod, c)
-            else ""
-        )
-        + "."
-    )
+        return Message(OOM_BEST_EFFORT, {})
+    formula = {
+        (False, False): OOM_BURSTABLE,
+        (True, False): OOM_BURSTABLE_POD_LEVEL,
+        (False, True): OOM_BURSTABLE_SIDECAR,
+        (True, True): OOM_BURSTABLE_POD_LEVEL_SIDECAR,
+    }[(is_pod_level_requests_set(pod), _is_sidecar(pod, c))]
     if adj is None:
-        return base + " Give the node's memory capacity to compute it."
-    return base
+        return Message(OOM_NEEDS_CAPACITY, {"formula": Message(formula, {})})
+    return Message(formula, {})
+
+
+CPU_WEIGHT_NOTE = gettext_noop(
+    "The container runtime converts the CRI cpu shares to cpu.weight; which value the node "
+    "shows depends on its runc/crun version."
+)
+POD_CPU_WEIGHT_NOTE = gettext_noop(
+    "The kubelet writes the pod cgroup's cpu.weight itself with the linear conversion "
+    "(getCPUWeight), whatever the container runtime."
+)
+NOTE_UNREADABLE = gettext_noop(
+    "Some cpu or memory values cannot be read and were treated as unset; the API server would "
+    "reject this pod."
+)
+NOTE_HUGETLB = gettext_noop(
+    "The pod cgroup's hugetlb limit is set for each requested page size; every other page size "
+    "is limited to 0."
+)
 
 
 def _container_cgroup(
@@ -406,19 +451,18 @@ def _container_cgroup(
         adj = None  # depends on the node's memory capacity
     else:
         adj = oom_score_adj(pod, c, 1, qos_class=qos_class)  # capacity does not matter
+    oom_reason = _oom_reason(pod, c, qos_class, adj)
     return ContainerCgroup(
         name=c.name,
         field=path,
         role=role,
         cgroup=_values(shares, quota, memory),
-        cpu_weight_note=(
-            "The container runtime converts the CRI cpu shares to cpu.weight; which value the "
-            "node shows depends on its runc/crun version."
-        ),
+        cpu_weight_note=CPU_WEIGHT_NOTE,
         oom_score_adj=adj,
-        oom_score_adj_reason=_oom_reason(pod, c, qos_class, adj),
+        oom_score_adj_reason=oom_reason.text,
         cpu_limit_source=cpu_src,  # type: ignore[arg-type]
         memory_limit_source=mem_src,  # type: ignore[arg-type]
+        oom_score_adj_message=oom_reason,
     )
 
 
@@ -434,16 +478,13 @@ def node_view(
 ) -> NodeView:
     """What the kubelet applies for ``pod`` on a node with ``node_memory_capacity``."""
     p = pod_with_defaults(pod, default_pod_limits=default_pod_limits)
-    notes: list[str] = []
+    notes: list[Message] = []
     qos = pod_qos(pod, spec_path, default_pod_limits=default_pod_limits)
     # The kubelet never sees an unreadable value (the API server rejects the pod); here such
     # values count as unset so the rest can still be shown.
     qos_class = compute_qos_class(p)
     if qos.qos_class is None:
-        notes.append(
-            "Some cpu or memory values cannot be read and were treated as unset; the API "
-            "server would reject this pod."
-        )
+        notes.append(Message(NOTE_UNREADABLE, {}))
     capacity = whole(node_memory_capacity) if node_memory_capacity is not None else None
     if capacity is not None and capacity <= 0:
         capacity = None
@@ -454,28 +495,25 @@ def node_view(
         for path, c in ((f"{spec_path}.{rel}", c) for rel, c in p.spec.all_containers())
     ]
     risk, reason = _throttling(p, pod_values, containers)
-    reqs = pod_requests(p)
-    memory_request = reqs.get("memory")
+    memory_request = pod_requests(p).get("memory")
+    eviction = _eviction_order(p, qos_class, memory_request)
     if hugetlb:
-        notes.append(
-            "The pod cgroup's hugetlb limit is set for each requested page size; every other "
-            "page size is limited to 0."
-        )
+        notes.append(Message(NOTE_HUGETLB, {}))
     return NodeView(
         qos_class=qos_class,
         pod=pod_values,
-        pod_cpu_weight_note=(
-            "The kubelet writes the pod cgroup's cpu.weight itself with the linear conversion "
-            "(getCPUWeight), whatever the container runtime."
-        ),
+        pod_cpu_weight_note=POD_CPU_WEIGHT_NOTE,
         hugetlb=hugetlb,
         containers=containers,
         throttling_risk=risk,
-        throttling_reason=reason,
-        eviction_order=_eviction_order(p, qos_class, memory_request),
+        throttling_reason=reason.text,
+        eviction_order=eviction.text,
         memory_request=memory_request,
         node_memory_capacity=node_memory_capacity,
-        notes=notes,
+        notes=[n.text for n in notes],
+        throttling_message=reason,
+        eviction_order_message=eviction,
+        note_messages=notes,
     )
 
 
@@ -484,71 +522,122 @@ def _cpu_text(quota: int) -> str:
     return f"{milli // 1000}" if milli % 1000 == 0 else f"{milli}m"
 
 
+THROTTLE_NONE = gettext_noop(
+    "No CPU limit: the containers can use idle CPU on the node without being throttled; "
+    "cpu.weight only decides their share when CPUs are contended."
+)
+THROTTLE_CONTAINER = gettext_noop(
+    "%(who)s may use %(quota)sµs of CPU time per %(period)sµs period (%(cpu)s CPU, cpu.max "
+    "%(cpu_max)s)"
+)
+THROTTLE_CONTAINER_POD_LIMIT = gettext_noop(
+    "%(who)s may use %(quota)sµs of CPU time per %(period)sµs period (%(cpu)s CPU (the "
+    "pod-level limit), cpu.max %(cpu_max)s)"
+)
+THROTTLE_POD = gettext_noop(
+    "the pod as a whole may use %(quota)sµs per period (%(cpu)s CPU, pod cgroup cpu.max "
+    "%(cpu_max)s)"
+)
+THROTTLE_SET = gettext_noop(
+    "CPU limit set: %(parts)s. Once a cgroup has used its quota the kernel stops it until the "
+    "next 100ms period, even if other CPUs are idle, which shows up as latency spikes. Limits "
+    "below %(min)sm are raised to the 1ms minimum quota."
+)
+
+
+def _joined(parts: list[Message], separator: str = "; ") -> Message:
+    """Messages in a row, as one Message (the separator is not translated)."""
+    template = separator.join(f"%(p{i})s" for i in range(len(parts)))
+    return Message(template, {f"p{i}": part for i, part in enumerate(parts)})
+
+
 def _throttling(
     pod: Pod, pod_values: CgroupValues, containers: list[ContainerCgroup]
-) -> tuple[bool, str]:
+) -> tuple[bool, Message]:
     capped = [c for c in containers if c.cgroup.cpu_quota is not None]
     if not capped and pod_values.cpu_quota is None:
-        return False, (
-            "No CPU limit: the containers can use idle CPU on the node without being "
-            "throttled; cpu.weight only decides their share when CPUs are contended."
-        )
+        return False, Message(THROTTLE_NONE, {})
     parts = []
     for c in capped:
-        who = f'container "{c.name}" ({c.field})' if c.name else c.field
-        src = " (the pod-level limit)" if c.cpu_limit_source == "pod" else ""
+        who = (
+            Message(WHO_NAMED, {"name": c.name, "path": c.field})
+            if c.name
+            else Message("%(path)s", {"path": c.field})
+        )
         quota = c.cgroup.cpu_quota or 0
         parts.append(
-            f"{who} may use {quota}µs of CPU time per {QUOTA_PERIOD}µs period "
-            f"({_cpu_text(quota)} CPU{src}, cpu.max {c.cgroup.cpu_max})"
+            Message(
+                THROTTLE_CONTAINER_POD_LIMIT if c.cpu_limit_source == "pod" else THROTTLE_CONTAINER,
+                {
+                    "who": who,
+                    "quota": quota,
+                    "period": QUOTA_PERIOD,
+                    "cpu": _cpu_text(quota),
+                    "cpu_max": c.cgroup.cpu_max,
+                },
+            )
         )
     if pod_values.cpu_quota is not None:
         parts.append(
-            f"the pod as a whole may use {pod_values.cpu_quota}µs per period "
-            f"({_cpu_text(pod_values.cpu_quota)} CPU, pod cgroup cpu.max {pod_values.cpu_max})"
+            Message(
+                THROTTLE_POD,
+                {
+                    "quota": pod_values.cpu_quota,
+                    "cpu": _cpu_text(pod_values.cpu_quota),
+                    "cpu_max": pod_values.cpu_max,
+                },
+            )
         )
-    text = (
-        "CPU limit set: "
-        + "; ".join(parts)
-        + ". Once a cgroup has used its quota the kernel stops it until the next 100ms period, "
-        "even if other CPUs are idle, which shows up as latency spikes. Limits below "
-        f"{MIN_MILLI_CPU_LIMIT}m are raised to the 1ms minimum quota."
-    )
-    return True, text
+    return True, Message(THROTTLE_SET, {"parts": _joined(parts), "min": MIN_MILLI_CPU_LIMIT})
 
 
-def _priority_text(pod: Pod) -> str:
+PRIORITY_CLASS = gettext_noop('priority class "%(name)s"')
+PRIORITY_VALUE = gettext_noop("priority %(priority)s")
+PRIORITY_DEFAULT = gettext_noop(
+    "the default priority (0 unless a globalDefault PriorityClass exists)"
+)
+EVICTION_RULE = gettext_noop(
+    "Under node memory pressure the kubelet ranks pods for eviction "
+    "(pkg/kubelet/eviction/helpers.go rankMemoryPressure): first the pods whose memory use "
+    "exceeds their memory request, then lower priority before higher, then the largest use "
+    "above the request first."
+)
+EVICTION_NO_REQUEST = gettext_noop(
+    "This pod requests no memory, so any memory it uses exceeds its request: it is in the "
+    "first group and, at %(priority)s, among the first evicted."
+)
+EVICTION_GUARANTEED = gettext_noop(
+    "This pod requests %(memory)s of memory and its limit equals its request, so its use "
+    "cannot exceed it: it is evicted only after the pods that exceed theirs, at %(priority)s."
+)
+# Translators: the rule, then what it means for this pod (two sentences).
+EVICTION_ORDER = gettext_noop("%(rule)s %(own)s")
+EVICTION_BURSTABLE = gettext_noop(
+    "This pod requests %(memory)s of memory: while it uses less it is evicted only after every "
+    "pod that exceeds its request; above it, it joins that first group, at %(priority)s."
+)
+
+
+def _priority_text(pod: Pod) -> Message:
     name = pod.spec.priority_class_name
     priority = (pod.spec.model_extra or {}).get("priority")
     if name:
-        return f'priority class "{name}"'
+        return Message(PRIORITY_CLASS, {"name": name})
     if isinstance(priority, int):
-        return f"priority {priority}"
-    return "the default priority (0 unless a globalDefault PriorityClass exists)"
+        return Message(PRIORITY_VALUE, {"priority": priority})
+    return Message(PRIORITY_DEFAULT, {})
 
 
-def _eviction_order(pod: Pod, qos_class: str, memory_request: Quantity | None) -> str:
-    rule = (
-        "Under node memory pressure the kubelet ranks pods for eviction "
-        "(pkg/kubelet/eviction/helpers.go rankMemoryPressure): first the pods whose memory use "
-        "exceeds their memory request, then lower priority before higher, then the largest "
-        "use above the request first."
-    )
+def _eviction_order(pod: Pod, qos_class: str, memory_request: Quantity | None) -> Message:
+    priority = _priority_text(pod)
     if memory_request is None or memory_request.is_zero():
-        own = (
-            " This pod requests no memory, so any memory it uses exceeds its request: it is "
-            f"in the first group and, at {_priority_text(pod)}, among the first evicted."
-        )
+        own = Message(EVICTION_NO_REQUEST, {"priority": priority})
     elif qos_class == GUARANTEED:
-        own = (
-            f" This pod requests {memory_request.canonical()} of memory and its limit equals "
-            "its request, so its use cannot exceed it: it is evicted only after the pods that "
-            f"exceed theirs, at {_priority_text(pod)}."
+        own = Message(
+            EVICTION_GUARANTEED, {"memory": memory_request.canonical(), "priority": priority}
         )
     else:
-        own = (
-            f" This pod requests {memory_request.canonical()} of memory: while it uses less it "
-            "is evicted only after every pod that exceeds its request; above it, it joins "
-            f"that first group, at {_priority_text(pod)}."
+        own = Message(
+            EVICTION_BURSTABLE, {"memory": memory_request.canonical(), "priority": priority}
         )
-    return rule + own
+    return Message(EVICTION_ORDER, {"rule": Message(EVICTION_RULE, {}), "own": own})

@@ -37,7 +37,7 @@ from designer.k8s.scheduling import (
     is_native_resource,
     resource_sort_key,
 )
-from designer.k8s.text import gettext_noop
+from designer.k8s.text import MessageError, gettext_noop
 
 __all__ = [
     "PROVIDERS",
@@ -72,7 +72,10 @@ def _parse(value: ResourceValue, where: str) -> Quantity:
     try:
         return Quantity.from_json(value)
     except (QuantityError, TypeError, ValueError) as e:
-        raise ValueError(f"{where}: {value!r} is not a Kubernetes quantity ({e})") from None
+        raise MessageError(
+            gettext_noop("%(where)s: %(value)s is not a Kubernetes quantity (%(error)s)"),
+            {"where": where, "value": repr(value), "error": str(e)},
+        ) from None
 
 
 _MAX_QUANTITY = Quantity.from_fraction(2**63 - 1)  # the kubelet's int64 ceiling
@@ -81,7 +84,10 @@ _MAX_QUANTITY = Quantity.from_fraction(2**63 - 1)  # the kubelet's int64 ceiling
 def _exact(q: Quantity, where: str) -> Fraction:
     # Compared first: as_fraction() would build a huge int for 1e999999 (or raise).
     if q > _MAX_QUANTITY:
-        raise ValueError(f"{where}: {q.canonical()} is too large")
+        raise MessageError(
+            gettext_noop("%(where)s: %(value)s is too large"),
+            {"where": where, "value": q.canonical()},
+        )
     return q.as_fraction()
 
 
@@ -89,7 +95,10 @@ def _parse_list(values: Mapping[str, ResourceValue] | None, where: str) -> dict[
     if values is None:
         return {}
     if not isinstance(values, Mapping):
-        raise ValueError(f"{where} must be a mapping of resource names to quantities")
+        raise MessageError(
+            gettext_noop("%(where)s must be a mapping of resource names to quantities"),
+            {"where": where},
+        )
     return {str(k): _parse(v, f"{where}[{k}]") for k, v in values.items()}
 
 
@@ -179,7 +188,10 @@ def catalog_shape(shape_id: str) -> NodeShape:
     for shape in catalog_shapes():
         if shape.id.lower() == shape_id.strip().lower():
             return shape
-    raise ValueError(f"unknown node shape {shape_id!r}; known: {', '.join(NODE_SHAPES)}")
+    raise MessageError(
+        gettext_noop("unknown node shape %(shape)s; known: %(known)s"),
+        {"shape": repr(shape_id), "known": ", ".join(NODE_SHAPES)},
+    )
 
 
 # --- allocatable estimate --------------------------------------------------------------------
@@ -305,9 +317,15 @@ def _round_up(n: Fraction, step: int) -> int:
 
 def _check_max_pods(max_pods: object) -> int:
     if isinstance(max_pods, bool) or not isinstance(max_pods, int):
-        raise ValueError(f"max pods must be a whole number, not {max_pods!r}")
+        raise MessageError(
+            gettext_noop("max pods must be a whole number, not %(value)s"),
+            {"value": repr(max_pods)},
+        )
     if not 1 <= max_pods <= _MAX_PODS_LIMIT:
-        raise ValueError(f"max pods must be between 1 and {_MAX_PODS_LIMIT}, not {max_pods}")
+        raise MessageError(
+            gettext_noop("max pods must be between 1 and %(limit)s, not %(value)s"),
+            {"limit": _MAX_PODS_LIMIT, "value": max_pods},
+        )
     return max_pods
 
 
@@ -332,7 +350,10 @@ def _estimate(
     pods_origin: str | None,
 ) -> Allocatable:
     if provider not in PROVIDERS:
-        raise ValueError(f"unknown provider {provider!r}; choose one of {', '.join(PROVIDERS)}")
+        raise MessageError(
+            gettext_noop("unknown provider %(provider)s; choose one of %(known)s"),
+            {"provider": repr(provider), "known": ", ".join(PROVIDERS)},
+        )
     cap = _parse_list(capacity, "capacity")
     lines: list[Message] = []
 
@@ -341,7 +362,10 @@ def _estimate(
         pods_line = L_PODS_ENI if pods_origin == "eni" else L_PODS_GIVEN
     elif "pods" in cap:
         if not cap["pods"].is_integer():
-            raise ValueError(f"capacity[pods]: {cap['pods'].canonical()} is not a whole number")
+            raise MessageError(
+                gettext_noop("capacity[pods]: %(value)s is not a whole number"),
+                {"value": cap["pods"].canonical()},
+            )
         pods = _check_max_pods(whole(cap["pods"]))
         pods_line = L_PODS_CAPACITY
     else:
@@ -357,7 +381,10 @@ def _estimate(
     if "cpu" in cap:
         total = _exact(cap["cpu"], "capacity[cpu]") * 1000  # millicores
         if total < 0:
-            raise ValueError(f"capacity[cpu]: {cap['cpu'].canonical()} is negative")
+            raise MessageError(
+                gettext_noop("%(where)s: %(value)s is negative"),
+                {"where": "capacity[cpu]", "value": cap["cpu"].canonical()},
+            )
         if provider == "eks":
             cpu_reserved = _eks_cpu_milli(total)
         elif provider == "gke":
@@ -377,7 +404,10 @@ def _estimate(
     if "memory" in cap:
         total = _exact(cap["memory"], "capacity[memory]")  # bytes
         if total < 0:
-            raise ValueError(f"capacity[memory]: {cap['memory'].canonical()} is negative")
+            raise MessageError(
+                gettext_noop("%(where)s: %(value)s is negative"),
+                {"where": "capacity[memory]", "value": cap["memory"].canonical()},
+            )
         capacity_text = cap["memory"].canonical()
         if provider == "gke":
             evict = R.GKE_EVICTION_MEMORY
@@ -487,7 +517,7 @@ def _str_map(values: object, where: str) -> dict[str, str]:
     if values is None:
         return {}
     if not isinstance(values, Mapping):
-        raise ValueError(f"{where} must be a mapping")
+        raise MessageError(gettext_noop("%(where)s must be a mapping"), {"where": where})
     return {str(k): _text(v) for k, v in values.items()}
 
 
@@ -495,7 +525,10 @@ def _taints(values: object, where: str) -> tuple[dict[str, Any], ...]:
     if values is None:
         return ()
     if not isinstance(values, list) or not all(isinstance(t, Mapping) for t in values):
-        raise ValueError(f"{where} must be a list of taints (key, value, effect)")
+        raise MessageError(
+            gettext_noop("%(where)s must be a list of taints (key, value, effect)"),
+            {"where": where},
+        )
     return tuple(dict(t) for t in values)
 
 
@@ -507,28 +540,31 @@ def node_from_manifest(obj: Mapping[str, Any]) -> NodeInfo:
     quantity (naming its field).
     """
     if not isinstance(obj, Mapping):
-        raise ValueError("a Node manifest must be a mapping")
+        raise MessageError(gettext_noop("a Node manifest must be a mapping"))
     if obj.get("kind") == "List":
         items = [i for i in obj.get("items") or [] if isinstance(i, Mapping)]
         nodes = [i for i in items if i.get("kind", "Node") == "Node"]
         if len(nodes) != 1:
-            raise ValueError(
-                f"the List holds {len(nodes)} nodes; paste one (kubectl get node NAME)"
+            raise MessageError(
+                gettext_noop("the List holds %(count)s nodes; paste one (kubectl get node NAME)"),
+                {"count": len(nodes)},
             )
         obj = nodes[0]
     kind = obj.get("kind")
     if kind not in (None, "Node"):
-        raise ValueError(f"expected a Node, got {kind!r}")
+        raise MessageError(gettext_noop("expected a Node, got %(kind)s"), {"kind": repr(kind)})
     meta = obj.get("metadata") or {}
     spec = obj.get("spec") or {}
     status = obj.get("status") or {}
     if not all(isinstance(x, Mapping) for x in (meta, spec, status)):
-        raise ValueError("metadata, spec and status must be mappings")
+        raise MessageError(gettext_noop("metadata, spec and status must be mappings"))
     raw_alloc = status.get("allocatable")
     raw_cap = status.get("capacity")
     if raw_alloc is None and raw_cap is None:
-        raise ValueError(
-            "status.allocatable is missing: paste the output of kubectl get node NAME -o yaml"
+        raise MessageError(
+            gettext_noop(
+                "status.allocatable is missing: paste the output of kubectl get node NAME -o yaml"
+            )
         )
     capacity = _canonical(_parse_list(raw_cap, "status.capacity"))
     allocatable = (

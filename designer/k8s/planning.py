@@ -29,7 +29,7 @@ from designer.k8s.nodefit import (
     node_from_manifest,
 )
 from designer.k8s.quantity import Quantity, QuantityError
-from designer.k8s.text import gettext_noop
+from designer.k8s.text import MessageError, gettext_noop
 
 NODE_SOURCES = ("", "catalog", "custom", "manifest")
 MAX_NODE_YAML = 200_000
@@ -86,6 +86,13 @@ def _message(template: str, **params: Any) -> Message:
     return Message(template, params)
 
 
+def _error_message(exc: Exception) -> Message:
+    """An exception's text as a Message: translatable when the engine raised a MessageError."""
+    if isinstance(exc, MessageError):
+        return exc.message
+    return _message(gettext_noop("%(error)s"), error=str(exc).strip("'\""))
+
+
 def mig_profile_for(choice: GpuChoice) -> tuple[MigProfile | None, tuple[str, Message] | None]:
     """The MIG profile a choice names or implies, or the problem with the choice."""
     if choice.mode not in ("mig-single", "mig-mixed"):
@@ -93,7 +100,7 @@ def mig_profile_for(choice: GpuChoice) -> tuple[MigProfile | None, tuple[str, Me
     try:
         model = gpu_data.mig_model(choice.model)
     except ValueError as exc:
-        return None, ("gpu.model", _message(gettext_noop("%(error)s"), error=str(exc)))
+        return None, ("gpu.model", _error_message(exc))
     if choice.memory_gb.strip():
         try:
             profile = gpu_data.smallest_mig_profile(choice.model, float(choice.memory_gb))
@@ -138,20 +145,20 @@ def gpu_resource_name(
             choice.mode, profile, rename_by_default=choice.rename_shared
         )
     except ValueError as exc:
-        return None, profile, ("gpu.mode", _message(gettext_noop("%(error)s"), error=str(exc)))
+        return None, profile, ("gpu.mode", _error_message(exc))
     return name, profile, None
 
 
 def _node_from_yaml(text: str) -> NodeInfo:
     if len(text) > MAX_NODE_YAML:
-        raise ValueError("the Node manifest is longer than 200,000 characters")
+        raise MessageError(gettext_noop("the Node manifest is longer than 200,000 characters"))
     documents = read_documents(text)
     for document in documents:
         if document.error:
             raise ValueError(document.error)
         if document.data is not None:
             return node_from_manifest(document.data)
-    raise ValueError("no Node found in the pasted text")
+    raise MessageError(gettext_noop("no Node found in the pasted text"))
 
 
 def choose_node(choice: NodeChoice) -> tuple[NodeInfo | None, tuple[str, Message] | None]:
@@ -178,10 +185,7 @@ def choose_node(choice: NodeChoice) -> tuple[NodeInfo | None, tuple[str, Message
             return _node_from_yaml(choice.manifest), None
     except (ValueError, ManifestError, QuantityError, KeyError, TypeError) as exc:
         where = {"catalog": "node.catalog_id", "custom": "node.cpu", "manifest": "node.manifest"}
-        return None, (
-            where.get(choice.source, "node.source"),
-            _message(gettext_noop("%(error)s"), error=str(exc).strip("'\"")),
-        )
+        return None, (where.get(choice.source, "node.source"), _error_message(exc))
     return None, None
 
 
@@ -220,7 +224,7 @@ def plan(
             fit_result = fit(pod, node_info, overhead or None)
         except (ValueError, QuantityError) as exc:
             field_name = "node.ds_cpu" if "cpu" in str(exc) else "node.ds_memory"
-            problems[field_name] = _message(gettext_noop("%(error)s"), error=str(exc))
+            problems[field_name] = _error_message(exc)
             fit_result = fit(pod, node_info, None)
 
     proposal = None

@@ -21,7 +21,9 @@ resource, so the user can see what to change.
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
+from typing import Any
 
 from designer.k8s.defaults import pod_with_defaults
 from designer.k8s.model import Container, Pod, ResourceList, ResourceRequirements
@@ -34,6 +36,7 @@ from designer.k8s.scheduling import (
     parse_quantity,
     parse_resources,
 )
+from designer.k8s.text import Message, gettext_noop, plain
 
 GUARANTEED = "Guaranteed"
 BURSTABLE = "Burstable"
@@ -46,18 +49,18 @@ QOS_RESOURCES = ("cpu", "memory")
 EVICTION_RANK = {BEST_EFFORT: 1, BURSTABLE: 2, GUARANTEED: 3}
 
 EVICTION_PRIORITY = {
-    BEST_EFFORT: (
+    BEST_EFFORT: gettext_noop(
         "Evicted first: the pod requests no memory, so any memory it uses exceeds its request, "
         "which is the kubelet's first criterion under node memory pressure; its containers "
         "also get oom_score_adj 1000, so the kernel OOM killer picks them first."
     ),
-    BURSTABLE: (
+    BURSTABLE: gettext_noop(
         "Evicted after BestEffort pods and before Guaranteed ones in practice: once its memory "
         "use exceeds its memory request it joins the first group the kubelet evicts under "
         "memory pressure; its containers get an oom_score_adj between 3 and 999 that falls "
         "as their memory request grows."
     ),
-    GUARANTEED: (
+    GUARANTEED: gettext_noop(
         "Evicted last: every memory limit equals its request, so the pod's use cannot exceed "
         "its request; its containers get oom_score_adj -997, so the kernel OOM killer spares "
         "them until nothing else is left."
@@ -74,6 +77,16 @@ class QosReason:
     container: str | None = None
     field: str | None = None  # full path, e.g. "spec.containers[1].resources.limits[memory]"
     params: dict[str, str] = dataclasses.field(default_factory=dict)
+    # ``message`` as a gettext_noop template (R_* below) filled from ``params`` plus ``args``
+    # (what only the sentence needs, e.g. ``who``: a Message, translated in turn).
+    template: str = ""
+    args: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+    def as_message(self) -> Message:
+        """The reason as a Message the web layer translates; renders to ``message``."""
+        if not self.template:
+            return plain(self.message)
+        return Message(self.template, {**self.params, **self.args})
 
 
 @dataclass(frozen=True)
@@ -146,8 +159,98 @@ def compute_qos_class(pod: Pod, *, require_pod_level_values: bool = True) -> str
 # --- reasons --------------------------------------------------------------------------------
 
 
+# Templates of the reasons' messages, marked for translation; each renders to the English
+# ``message`` built next to it (tests/web/test_i18n.py checks that they agree).
+QOS_UNKNOWN = gettext_noop(
+    "Unknown: a cpu or memory value cannot be read, so the QoS class (and with it the "
+    "eviction order) cannot be determined until it is fixed."
+)
+WHO_NAMED = gettext_noop('container "%(name)s" (%(path)s)')
+WHO_UNNAMED = gettext_noop("the container at %(path)s")
+WHO_POD_LEVEL = gettext_noop("Pod-level resources")
+R_POD_LEVEL = gettext_noop(
+    "Pod-level resources (%(path)s) are set, so they alone decide the QoS class; container "
+    "requests and limits do not count for it."
+)
+R_UNREADABLE = gettext_noop(
+    '%(who)s: %(resource)s %(kind)s "%(value)s" is not a valid quantity, so the QoS class '
+    "cannot be determined."
+)
+R_REQUEST_DEFAULTED = gettext_noop(
+    "%(who)s sets no %(resource)s request, so the API server sets it to the %(resource)s "
+    "limit %(value)s."
+)
+R_POD_REQUEST_DEFAULTED = gettext_noop(
+    "%(path)s sets no %(resource)s request, so the API server sets it to %(value)s from the "
+    "pod-level limit or the containers' combined requests."
+)
+R_POD_LIMIT_DEFAULTED = gettext_noop(
+    "%(path)s sets no %(resource)s limit, so the API server sets it to %(value)s from the "
+    "containers' combined limits."
+)
+R_BEST_EFFORT_POD = gettext_noop(
+    "%(path)s sets no cpu or memory request or limit greater than zero, so the pod is BestEffort."
+)
+R_BEST_EFFORT = gettext_noop(
+    "No container sets a cpu or memory request or limit greater than zero, so the pod is "
+    "BestEffort."
+)
+R_OTHERS_IGNORED = gettext_noop(
+    "%(who)s sets %(resources)s, but only cpu and memory decide the QoS class."
+)
+R_ZERO_IGNORED = gettext_noop(
+    "%(who)s sets %(resource)s %(kind)s %(value)s, and a value of zero counts as not set."
+)
+R_GUARANTEED_POD = gettext_noop(
+    "%(path)s sets cpu and memory limits and each request equals its limit, so the pod is "
+    "Guaranteed."
+)
+R_GUARANTEED = {
+    "Every container, init containers and sidecars included,": gettext_noop(
+        "Every container, init containers and sidecars included, sets cpu and memory limits "
+        "and each request equals its limit, so the pod is Guaranteed."
+    ),
+    "The container": gettext_noop(
+        "The container sets cpu and memory limits and each request equals its limit, so the "
+        "pod is Guaranteed."
+    ),
+    "Every container": gettext_noop(
+        "Every container sets cpu and memory limits and each request equals its limit, so the "
+        "pod is Guaranteed."
+    ),
+}
+R_BURSTABLE_POD = gettext_noop(
+    "%(path)s sets a cpu or memory request or limit, but not cpu and memory limits equal to "
+    "their requests, so the pod is Burstable."
+)
+R_BURSTABLE = gettext_noop(
+    "A container sets a cpu or memory request or limit, but not every container sets cpu and "
+    "memory limits equal to its requests, so the pod is Burstable."
+)
+R_ZERO_LIMIT = gettext_noop("%(who)s sets %(resource)s limit %(value)s, which counts as no limit.")
+R_NO_LIMIT = gettext_noop("%(who)s sets no %(resource)s limit.")
+R_REQUEST_DIFFERS = gettext_noop(
+    "%(who)s: %(resource)s request %(request)s differs from limit %(limit)s."
+)
+R_SUMS_DIFFER = gettext_noop("The summed cpu and memory requests differ from the summed limits.")
+_WHO_NAMED_RE = re.compile(r'container "(.*)" \(([^()]*)\)', re.S)
+
+
 def _who(c: Container, path: str) -> str:
     return f'container "{c.name}" ({path})' if c.name else f"the container at {path}"
+
+
+def _who_message(who: str) -> Message:
+    """A reason's subject (what ``_who`` returns, "Pod-level resources" or a field path) as a
+    Message, so the web layer can translate it with the sentence."""
+    if who == WHO_POD_LEVEL:
+        return Message(WHO_POD_LEVEL, {})
+    named = _WHO_NAMED_RE.fullmatch(who)
+    if named:
+        return Message(WHO_NAMED, {"name": named.group(1), "path": named.group(2)})
+    if who.startswith("the container at "):
+        return Message(WHO_UNNAMED, {"path": who.removeprefix("the container at ")})
+    return plain(who)
 
 
 def _fmt(q: Quantity) -> str:
@@ -181,8 +284,7 @@ def pod_qos(
             None,
             unreadable,
             0,
-            "Unknown: a cpu or memory value cannot be read, so the QoS class (and with it the "
-            "eviction order) cannot be determined until it is fixed.",
+            QOS_UNKNOWN,
         )
 
     qos_class = compute_qos_class(defaulted, require_pod_level_values=require_pod_level_values)
@@ -194,6 +296,8 @@ def pod_qos(
                 f"Pod-level resources ({spec_path}.resources) are set, so they alone decide "
                 "the QoS class; container requests and limits do not count for it.",
                 field=f"{spec_path}.resources",
+                template=R_POD_LEVEL,
+                args={"path": f"{spec_path}.resources"},
             )
         )
     if apply_defaults:
@@ -231,6 +335,8 @@ def _unreadable_reasons(
                         container=name,
                         field=f"{path}.{kind}[{res}]",
                         params={"resource": res, "kind": kind[:-1], "value": str(values[res])},
+                        template=R_UNREADABLE,
+                        args={"who": _who_message(who)},
                     )
                 )
 
@@ -291,6 +397,8 @@ def _defaulted_reasons(raw: Pod, defaulted: Pod, spec_path: str) -> list[QosReas
                     container=before.name,
                     field=f"{spec_path}.{rel}.resources.requests[{res}]",
                     params={"resource": res, "value": _fmt(q)},
+                    template=R_REQUEST_DEFAULTED,
+                    args={"who": _who_message(_who(before, f"{spec_path}.{rel}"))},
                 )
             )
     raw_res, res_after = raw.spec.resources, defaulted.spec.resources
@@ -316,6 +424,10 @@ def _defaulted_reasons(raw: Pod, defaulted: Pod, spec_path: str) -> list[QosReas
                         f"sets it to {_fmt(q)} from {source}.",
                         field=f"{spec_path}.resources.{kind}[{res}]",
                         params={"resource": res, "value": _fmt(q)},
+                        template=R_POD_LIMIT_DEFAULTED
+                        if kind == "limits"
+                        else R_POD_REQUEST_DEFAULTED,
+                        args={"path": f"{spec_path}.resources"},
                     )
                 )
     return out
@@ -332,6 +444,8 @@ def _best_effort_reasons(pod: Pod, pod_level: bool, spec_path: str) -> list[QosR
                 else "No container sets a cpu or memory request or limit greater than zero, "
                 "so the pod is BestEffort."
             ),
+            template=R_BEST_EFFORT_POD if pod_level else R_BEST_EFFORT,
+            args={"path": f"{spec_path}.resources"} if pod_level else {},
         )
     ]
     scopes = (
@@ -359,6 +473,8 @@ def _best_effort_reasons(pod: Pod, pod_level: bool, spec_path: str) -> list[QosR
                     container=name,
                     field=rpath,
                     params={"resources": ", ".join(others)},
+                    template=R_OTHERS_IGNORED,
+                    args={"who": _who_message(who)},
                 )
             )
         for kind in ("requests", "limits"):
@@ -373,6 +489,8 @@ def _best_effort_reasons(pod: Pod, pod_level: bool, spec_path: str) -> list[QosR
                             container=name,
                             field=f"{rpath}.{kind}[{r}]",
                             params={"resource": r, "kind": kind[:-1], "value": _fmt(q)},
+                            template=R_ZERO_IGNORED,
+                            args={"who": _who_message(who)},
                         )
                     )
     return out
@@ -386,6 +504,8 @@ def _guaranteed_reasons(pod: Pod, pod_level: bool, spec_path: str) -> list[QosRe
                 f"{spec_path}.resources sets cpu and memory limits and each request equals "
                 "its limit, so the pod is Guaranteed.",
                 field=f"{spec_path}.resources",
+                template=R_GUARANTEED_POD,
+                args={"path": f"{spec_path}.resources"},
             )
         ]
     n = len(pod.spec.containers) + len(pod.spec.init_list)
@@ -400,6 +520,7 @@ def _guaranteed_reasons(pod: Pod, pod_level: bool, spec_path: str) -> list[QosRe
             f"{scope} sets cpu and memory limits and each request equals its limit, so the pod "
             "is Guaranteed.",
             params={"containers": str(n)},
+            template=R_GUARANTEED[scope],
         )
     ]
 
@@ -416,6 +537,8 @@ def _burstable_reasons(pod: Pod, pod_level: bool, spec_path: str) -> list[QosRea
                 "container sets cpu and memory limits equal to its requests, so the pod is "
                 "Burstable."
             ),
+            template=R_BURSTABLE_POD if pod_level else R_BURSTABLE,
+            args={"path": f"{spec_path}.resources"} if pod_level else {},
         )
     ]
     if pod_level:
@@ -447,6 +570,9 @@ def _burstable_reasons(pod: Pod, pod_level: bool, spec_path: str) -> list[QosRea
                         container=name,
                         field=f"{rpath}.limits[{r}]",
                         params={"resource": r},
+                        template=R_ZERO_LIMIT if written is not None else R_NO_LIMIT,
+                        args={"who": _who_message(who)}
+                        | ({"value": _fmt(written)} if written is not None else {}),
                     )
                 )
                 found = True
@@ -459,6 +585,8 @@ def _burstable_reasons(pod: Pod, pod_level: bool, spec_path: str) -> list[QosRea
                         container=name,
                         field=f"{rpath}.requests[{r}]",
                         params={"resource": r, "request": request, "limit": _fmt(lim[r])},
+                        template=R_REQUEST_DIFFERS,
+                        args={"who": _who_message(who)},
                     )
                 )
                 found = True
@@ -467,6 +595,7 @@ def _burstable_reasons(pod: Pod, pod_level: bool, spec_path: str) -> list[QosRea
             QosReason(
                 "requests_differ_from_limits",
                 "The summed cpu and memory requests differ from the summed limits.",
+                template=R_SUMS_DIFFER,
             )
         )
     return out

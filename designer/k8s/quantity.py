@@ -326,6 +326,16 @@ class Quantity:
         """
         if value is None:
             return cls._from_int64(0, 0, "")
+        if cls is Quantity and (type(value) is str or type(value) is int) and len(str(value)) < 64:
+            # Manifests repeat a few values ("100m", "128Mi") thousands of times; a
+            # Quantity is immutable, so the parse of each short value is cached.
+            return _from_json_cached(value)
+        return cls._from_json_uncached(value)
+
+    @classmethod
+    def _from_json_uncached(cls, value: str | int | float | bool | None) -> Quantity:
+        if value is None:
+            return cls._from_int64(0, 0, "")
         if isinstance(value, bool):
             raw = "true" if value else "false"
         elif isinstance(value, int):
@@ -775,3 +785,8 @@ def go_parse_work(text: str) -> int:
     (measured).  Raises QuantityError for invalid text.
     """
     return _parse(text)[1]
+
+
+@functools.lru_cache(maxsize=16384, typed=True)
+def _from_json_cached(value: str | int) -> Quantity:
+    return Quantity._from_json_uncached(value)

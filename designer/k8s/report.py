@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from designer.k8s.advice import Advice, pod_advice
+from designer.k8s.defaults import shared_defaults
 from designer.k8s.model import Pod
 from designer.k8s.qos import QosResult, pod_qos
 from designer.k8s.quantity import Quantity
@@ -97,12 +98,13 @@ def pod_report(
     template: bool = False,
 ) -> PodReport:
     """QoS with reasons, effective requests/limits, validation and (for a workload) advice."""
-    validation: ValidationResult = validate_pod(
-        pod, spec_path=spec_path, metadata_path=metadata_path, template=template
-    )
-    qos = pod_qos(pod, spec_path=spec_path)
-    requests = effective_requests(pod)
-    limits = effective_limits(pod)
+    with shared_defaults():
+        validation: ValidationResult = validate_pod(
+            pod, spec_path=spec_path, metadata_path=metadata_path, template=template
+        )
+        qos = pod_qos(pod, spec_path=spec_path)
+        requests = effective_requests(pod)
+        limits = effective_limits(pod)
     advice = pod_advice(pod, workload, qos.qos_class, requests, limits) if workload else []
     return PodReport(pod, qos, requests, limits, validation.errors, validation.warnings, advice)
 

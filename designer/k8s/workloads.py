@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from designer.k8s.model import Container, Pod
 from designer.k8s.objects import ExportSettings
 from designer.k8s.planning import GpuChoice, HeadroomChoice, NodeChoice, gpu_resource_name
-from designer.k8s.text import gettext_noop
+from designer.k8s.text import MessageError, gettext_noop
 
 WorkloadType = Literal["training", "distributed", "inference", "batch", "preprocessing"]
 ContainerRole = Literal["app", "sidecar", "init"]
@@ -62,19 +62,27 @@ WORKLOADS: dict[str, WorkloadSpec] = {
     for w in (
         WorkloadSpec(
             key="training",
-            label="Training (single node, multi-GPU)",
+            label=gettext_noop("Training (single node, multi-GPU)"),
             image="pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime",
             restart_policy="Never",
             rationale=(
-                "Requests equal limits for CPU and memory, so the pod is Guaranteed: evicted "
-                "last and never squeezed by neighbours during a long run (course: training "
-                "should be Guaranteed or high Burstable).",
-                "About 8 CPUs and 32Gi of memory per GPU keep the data loader ahead of the GPU.",
-                "/dev/shm is a memory-backed emptyDir: PyTorch DataLoader workers share "
-                "batches through it, and its size counts against the container memory limit.",
-                "GPUs are set as limits only: Kubernetes copies them to requests. (The course "
-                "says extended resources take only requests; the API server does the opposite "
-                "and requires limits.)",
+                gettext_noop(
+                    "Requests equal limits for CPU and memory, so the pod is Guaranteed: evicted "
+                    "last and never squeezed by neighbours during a long run (course: training "
+                    "should be Guaranteed or high Burstable)."
+                ),
+                gettext_noop(
+                    "About 8 CPUs and 32Gi of memory per GPU keep the data loader ahead of the GPU."
+                ),
+                gettext_noop(
+                    "/dev/shm is a memory-backed emptyDir: PyTorch DataLoader workers share "
+                    "batches through it, and its size counts against the container memory limit."
+                ),
+                gettext_noop(
+                    "GPUs are set as limits only: Kubernetes copies them to requests. (The course "
+                    "says extended resources take only requests; the API server does the opposite "
+                    "and requires limits.)"
+                ),
             ),
             sizes={
                 "S": Size("8", "8", "32Gi", "32Gi", "1", "8Gi"),
@@ -85,17 +93,26 @@ WORKLOADS: dict[str, WorkloadSpec] = {
         ),
         WorkloadSpec(
             key="distributed",
-            label="Distributed training worker",
+            label=gettext_noop("Distributed training worker"),
             image="pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime",
             restart_policy="Never",
             rationale=(
-                "Every worker is Guaranteed: losing one worker to eviction stalls the whole job.",
-                "Workers are sized per node (often all GPUs of one node) so collective "
-                "communication stays fast.",
-                "/dev/shm is memory-backed and counts against the memory limit (NCCL and data "
-                "loaders use it).",
-                "restartPolicy Never: the launcher (torchrun, a Job) restarts the group, not "
-                "the kubelet restarting one worker alone.",
+                gettext_noop(
+                    "Every worker is Guaranteed: losing one worker to eviction stalls the "
+                    "whole job."
+                ),
+                gettext_noop(
+                    "Workers are sized per node (often all GPUs of one node) so collective "
+                    "communication stays fast."
+                ),
+                gettext_noop(
+                    "/dev/shm is memory-backed and counts against the memory limit (NCCL and data "
+                    "loaders use it)."
+                ),
+                gettext_noop(
+                    "restartPolicy Never: the launcher (torchrun, a Job) restarts the group, not "
+                    "the kubelet restarting one worker alone."
+                ),
             ),
             sizes={
                 "S": Size("8", "8", "32Gi", "32Gi", "1", "8Gi"),
@@ -106,14 +123,18 @@ WORKLOADS: dict[str, WorkloadSpec] = {
         ),
         WorkloadSpec(
             key="inference",
-            label="Online inference",
+            label=gettext_noop("Online inference"),
             image="nvcr.io/nvidia/tritonserver:24.10-py3",
             restart_policy="Always",
             rationale=(
-                "CPU and memory requests equal limits: latency stays predictable and the pod "
-                "is Guaranteed, so it is not evicted under node pressure.",
-                "One GPU per replica; scale out with more replicas rather than bigger pods.",
-                "restartPolicy Always: a serving process that exits is restarted.",
+                gettext_noop(
+                    "CPU and memory requests equal limits: latency stays predictable and the pod "
+                    "is Guaranteed, so it is not evicted under node pressure."
+                ),
+                gettext_noop(
+                    "One GPU per replica; scale out with more replicas rather than bigger pods."
+                ),
+                gettext_noop("restartPolicy Always: a serving process that exits is restarted."),
             ),
             sizes={
                 "S": Size("2", "2", "8Gi", "8Gi", "1"),
@@ -124,14 +145,18 @@ WORKLOADS: dict[str, WorkloadSpec] = {
         ),
         WorkloadSpec(
             key="batch",
-            label="Batch / offline inference",
+            label=gettext_noop("Batch / offline inference"),
             image="nvcr.io/nvidia/tritonserver:24.10-py3",
             restart_policy="OnFailure",
             rationale=(
-                "Low Burstable: modest requests let it pack onto spare capacity, a memory limit "
-                "stops it from starving neighbours, no CPU limit avoids throttling.",
-                "It may be evicted first under pressure: make the work idempotent and let "
-                "restartPolicy OnFailure (or a Job) retry it.",
+                gettext_noop(
+                    "Low Burstable: modest requests let it pack onto spare capacity, a memory "
+                    "limit stops it from starving neighbours, no CPU limit avoids throttling."
+                ),
+                gettext_noop(
+                    "It may be evicted first under pressure: make the work idempotent and let "
+                    "restartPolicy OnFailure (or a Job) retry it."
+                ),
             ),
             sizes={
                 "S": Size("1", "", "4Gi", "8Gi", "1"),
@@ -142,14 +167,18 @@ WORKLOADS: dict[str, WorkloadSpec] = {
         ),
         WorkloadSpec(
             key="preprocessing",
-            label="Data preprocessing",
+            label=gettext_noop("Data preprocessing"),
             image="python:3.12-slim",
             restart_policy="OnFailure",
             rationale=(
-                "Short CPU work that tolerates eviction: BestEffort or low Burstable uses idle "
-                "capacity without reserving it.",
-                "A memory limit protects neighbours from a runaway job; OnFailure retries it.",
-                "No GPUs: preprocessing that holds a GPU it does not use strands it.",
+                gettext_noop(
+                    "Short CPU work that tolerates eviction: BestEffort or low Burstable uses idle "
+                    "capacity without reserving it."
+                ),
+                gettext_noop(
+                    "A memory limit protects neighbours from a runaway job; OnFailure retries it."
+                ),
+                gettext_noop("No GPUs: preprocessing that holds a GPU it does not use strands it."),
             ),
             sizes={
                 "S": Size("", "", "", ""),
@@ -346,8 +375,10 @@ def gpu_total(design: Design) -> int | None:
     return total
 
 
-class DesignError(ValueError):
-    """The design cannot form a Pod (its kept manifest fields have the wrong shape)."""
+class DesignError(MessageError):
+    """The design cannot form a Pod (its kept manifest fields have the wrong shape).
+
+    ``str(error)`` is the English text; ``message`` keeps (template, params) to translate."""
 
 
 def design_to_pod(design: Design) -> Pod:
@@ -362,8 +393,10 @@ def design_to_pod(design: Design) -> Pod:
         # pydantic's ValidationError is a ValueError.
         detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise DesignError(
-            gettext_noop("The fields kept from the original manifest do not form a Pod: %(detail)s")
-            % {"detail": detail}
+            gettext_noop(
+                "The fields kept from the original manifest do not form a Pod: %(detail)s"
+            ),
+            {"detail": detail},
         ) from exc
 
 

@@ -6,8 +6,10 @@ The values expected for unquoted scalars were measured with kubectl v1.32
 
 from __future__ import annotations
 
+import copy
 import json
 import math
+import pickle
 import re
 import string
 from pathlib import Path
@@ -578,6 +580,9 @@ def test_every_kind_with_a_pod_template() -> None:
         Skipped(document=10, path="", kind="ConfigMap", name="configmap"),
     ]
     assert (scan.workloads, scan.errors) == (workloads, errors)
+    again = pickle.loads(pickle.dumps(scan))
+    assert again == scan and again.skipped == scan.skipped
+    assert copy.deepcopy(scan).skipped == scan.skipped
 
 
 @pytest.mark.parametrize("kind", ["List", "PodList", "DeploymentList"])

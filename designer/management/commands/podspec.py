@@ -22,6 +22,9 @@ from designer.k8s.render import render_design
 from designer.k8s.report import pod_from_parts
 from designer.k8s.workloads import WORKLOADS, Design, design_from_pod
 
+# The web and API cap input at 20 MB; a local file may be a much larger cluster dump.
+CLI_MAX_BYTES = 512 * 1024 * 1024
+
 
 class Command(BaseCommand):
     help = "Check the resources of Kubernetes manifests as the API server and kubelet would."
@@ -61,16 +64,16 @@ class Command(BaseCommand):
         for name in options["files"]:
             try:
                 if name == "-":
-                    data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+                    data = sys.stdin.buffer.read(CLI_MAX_BYTES + 1)
                 else:
                     with Path(name).open("rb") as handle:
-                        data = handle.read(MAX_INPUT_BYTES + 1)
+                        data = handle.read(CLI_MAX_BYTES + 1)
             except OSError as exc:
                 self.stderr.write(f"{name}: {exc.strerror or exc}")
                 unreadable = True
                 continue
             inputs.append((name if name != "-" else "<stdin>", data))
-        result = check_texts(inputs)
+        result = check_texts(inputs, max_bytes=CLI_MAX_BYTES)
         if options["format"] == "json":
             self.stdout.write(json.dumps(result, indent=2, ensure_ascii=False))
         else:
