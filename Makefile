@@ -33,7 +33,7 @@ run: $(STAMP) messages
 serve: $(STAMP) messages
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput >/dev/null
-	$(BIN)/gunicorn designer.wsgi --bind 127.0.0.1:$(PORT) --workers 2
+	$(BIN)/gunicorn designer.wsgi --bind 127.0.0.1:$(PORT) --workers 2 --limit-request-line 8190
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

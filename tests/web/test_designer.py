@@ -214,3 +214,49 @@ def test_security_headers_are_set(client: Client) -> None:
     assert "default-src 'self'" in response["Content-Security-Policy"]
     assert response["X-Frame-Options"] == "DENY"
     assert response["X-Content-Type-Options"] == "nosniff"
+
+
+def test_memory_headroom_proposal_is_shown_and_applied_to_the_main_container(
+    client: Client,
+) -> None:
+    design = preset_design("inference")
+    design.headroom.peak = "12Gi"
+    html = client.get("/?" + query_for(design)).content.decode()
+    assert "Proposed memory limit" in html and "15Gi" in html
+    response = client.get("/?" + query_for(design, action="headroom"), **HTMX_DESIGNER)
+    applied = response.content.decode()
+    # Requests equalled limits (Guaranteed), so both move and the pod stays Guaranteed.
+    assert 'name="c-0-memory_limit" value="15Gi"' in applied
+    assert 'name="c-0-memory_request" value="15Gi"' in applied
+    assert qos_of(applied) == "Guaranteed"
+
+
+def test_choosing_mig_mixed_sets_the_profile_resource_on_the_gpu_container(client: Client) -> None:
+    design = preset_design("inference")
+    query = query_for(
+        design, gpu_mode="mig-mixed", gpu_model="h100-80gb", gpu_memory_gb="20", action="gpu"
+    )
+    html = client.get("/?" + query, **HTMX_DESIGNER).content.decode()
+    assert 'value="nvidia.com/mig-1g.20gb"' in html
+    assert "nvidia.com/mig-1g.20gb:" in preview_of(html)
+
+
+def test_a_pasted_node_that_is_not_yaml_is_an_error_at_the_node_field(client: Client) -> None:
+    design = preset_design("inference")
+    html = client.get(
+        "/?" + query_for(design, node_source="manifest", node_manifest="kind: [oops")
+    ).content.decode()
+    slot = re.search(r'id="err-id_node_manifest"[^>]*>(.*?)</div>', html, re.S)
+    assert slot and "line" in slot.group(1)
+
+
+def test_export_settings_travel_in_the_url_and_change_the_preview(client: Client) -> None:
+    design = preset_design("inference")
+    query = query_for(
+        design, export_kind="Deployment", export_hpa="on", export_hpa_min="3", export_hpa_max="2"
+    )
+    html = client.get("/?" + query).content.decode()
+    kinds = [doc["kind"] for doc in yaml.safe_load_all(preview_of(html))]
+    assert kinds == ["Deployment", "HorizontalPodAutoscaler"]
+    slot = re.search(r'id="err-id_export_hpa_max"[^>]*>(.*?)</div>', html, re.S)
+    assert slot and "minReplicas" in slot.group(1)
