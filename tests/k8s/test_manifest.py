@@ -233,6 +233,8 @@ def test_bool_keys_collide_and_the_last_wins() -> None:
         ("a: !!binary '!!'\n", "line 1: !!binary value contains invalid base64 data"),
         ("a:\n  <<: 1\n", "line 2: map merge requires map or sequence of maps as the value"),
         ('a: "x\\/y"\n', "line 1: found unknown escape character"),  # go-yaml v2 lacks \/
+        ("a: [http://x?y=1]\n", "line 1: did not find expected ',' or ']'"),  # "?" in flow
+        ("a: {b: c?d}\n", "line 1: did not find expected ',' or '}'"),
         ("a: b\x07c\n", "line 1: control characters are not allowed"),
     ],
 )
