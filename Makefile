@@ -14,11 +14,15 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-# Browser tests drive Debian's chromium (Playwright cannot download its own browser here).
+# Browser tests drive Debian's chromium (Playwright cannot download its own browser here),
+# with a CJK font so the Simplified Chinese pages render (and measure) as users see them.
 chromium:
 	@test -x /usr/bin/chromium || { \
 	  echo "installing chromium (Debian package)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
+	@test -e /usr/share/fonts/truetype/wqy/wqy-microhei.ttc || { \
+	  echo "installing a CJK font (fonts-wqy-microhei)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends fonts-wqy-microhei >/dev/null; }
 
 messages: $(STAMP)
 	@if ls locale/*/LC_MESSAGES/*.po >/dev/null 2>&1; then \

@@ -39,6 +39,7 @@ from django_htmx.http import push_url
 from pydantic import ValidationError
 
 from designer.forms import decode_blob, design_query, encode_blob
+from designer.i18n import message_data, message_from_data, translate
 from designer.k8s.check import TEMPLATE_KINDS_WORKLOAD, CheckedObject, check_text
 from designer.k8s.manifest import MAX_INPUT_BYTES
 from designer.k8s.model import Pod
@@ -191,6 +192,13 @@ def analysis_from_check(
                 "errors": [{"field": e.field, "text": e.body()} for e in checked.report.errors],
                 "warnings": data["warnings"],
                 "reasons": data["qosReasons"],
+                # The same reasons as (template, params), so each viewer reads them in the
+                # page's language.
+                "reason_messages": [
+                    message_data(r.as_message()) for r in checked.report.qos.reasons
+                ]
+                if checked.report.qos
+                else [],
                 "template": _template(checked),
             }
         )
@@ -306,16 +314,37 @@ def chart(classes: list[tuple[str, int]], filters: Filters) -> dict[str, Any]:
     }
 
 
+def _reason_texts(row: dict[str, Any]) -> list[str]:
+    """The QoS reasons in the page's language (English as stored for older analyses)."""
+    messages = [message_from_data(m) for m in row.get("reason_messages") or []]
+    if messages and all(messages):
+        return [translate(m) for m in messages]  # type: ignore[arg-type]
+    return list(row["reasons"])
+
+
 def _row_view(index: int, row: dict[str, Any]) -> dict[str, Any]:
     template = row.get("template")
     return {
         **row,
+        "reason_texts": _reason_texts(row),
         "index": index,
         "qos_label": QOS_LABELS.get(row["qos"] or UNKNOWN_QOS, row["qos"]),
         "qos_css": (row["qos"] or UNKNOWN_QOS).lower(),
         "is_template": row["kind"] != "Pod",
         "open_blob": encode_blob(template) if template else "",
     }
+
+
+SOURCE_LABELS = {
+    "pasted": gettext_lazy("pasted text"),
+    "upload": gettext_lazy("uploaded file"),
+}
+
+
+def _source_label(analysis: dict[str, Any]) -> str:
+    """What was analyzed: the file name, or "pasted text" in the page's language."""
+    label = SOURCE_LABELS.get(analysis.get("source_kind", ""))
+    return str(label) if label is not None else analysis["source"]
 
 
 def results_context(analysis_id: str, analysis: dict[str, Any], filters: Filters) -> dict:
@@ -330,7 +359,7 @@ def results_context(analysis_id: str, analysis: dict[str, Any], filters: Filters
     return {
         "analysis_id": analysis_id,
         "results_url": base,
-        "source": analysis["source"],
+        "source": _source_label(analysis),
         "summary": totals,
         "chart": chart(totals["classes"], filters),
         "unreadable": analysis["unreadable"],
@@ -429,12 +458,14 @@ def _analyze_post(request: HttpRequest) -> HttpResponse:
         if upload.size > MAX_INPUT_BYTES:
             return _form_error(request, AnalyzeForm(), too_large, 413)
         data: str | bytes = upload.read()
-        source = os.path.basename(upload.name or "") or _("uploaded file")
+        source = os.path.basename(upload.name or "")
+        source_kind = "file" if source else "upload"
+        source = source or "uploaded file"
     elif text.strip():
         if len(text) > MAX_INPUT_BYTES or len(text.encode("utf-8", "replace")) > MAX_INPUT_BYTES:
             return _form_error(request, AnalyzeForm(), too_large, 413)
         data = text
-        source = _("pasted text")
+        source, source_kind = "pasted text", "pasted"
     else:
         return _form_error(
             request, form, _("Paste some manifests, or choose or drop a file, then Analyze."), 400
@@ -447,6 +478,7 @@ def _analyze_post(request: HttpRequest) -> HttpResponse:
         return _form_error(request, form if not upload else AnalyzeForm(), message, 400)
 
     analysis = analysis_from_check(source, objects, errors)
+    analysis["source_kind"] = source_kind
     analysis_id = AnalysisStore.default().save(analysis)
     url = reverse("analysis", args=[analysis_id])
     if getattr(request, "htmx", False):

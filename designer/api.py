@@ -17,7 +17,6 @@ from typing import Any
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 from ninja import NinjaAPI, Schema
 from ninja.errors import HttpError
@@ -235,7 +234,7 @@ def _error(status: int, message: str) -> HttpResponse:
 
 @api.exception_handler(RequestDataTooBig)
 def _too_big(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
-    return _error(413, _("The request body is too large."))
+    return _error(413, "The request body is too large.")
 
 
 def _content_length(request: HttpRequest) -> int | None:
@@ -247,9 +246,7 @@ def _content_length(request: HttpRequest) -> int | None:
 
 def _read_body(request: HttpRequest, limit: int) -> bytes | HttpResponse:
     """The body, or a 413 answer decided from Content-Length before anything is read."""
-    too_big = _error(
-        413, _("The body is larger than the %(limit)s-byte limit.") % {"limit": f"{limit:,}"}
-    )
+    too_big = _error(413, f"The body is larger than the {limit:,}-byte limit.")
     length = _content_length(request)
     if length is not None and length > limit:
         return too_big
@@ -267,24 +264,21 @@ def _is_object(document: Document) -> bool:
 def refusal(body: bytes, result: dict[str, Any]) -> str | None:
     """Why ``/analyze`` answers 400 for a checked body, or None for 200 (see the docs)."""
     if not body.strip():
-        return _("The body is empty: send the manifest text (YAML or JSON) as the body.")
+        return "The body is empty: send the manifest text (YAML or JSON) as the body."
     for error in result["errors"]:
         if error["document"] is None:
-            return _("The body cannot be read: %(reason)s.") % {"reason": error["message"]}
+            return f"The body cannot be read: {error['message']}."
     for error in result["errors"]:
         if any(marker in error["message"] for marker in HOSTILE_MARKERS):
-            return _("Refused: document %(n)s is hostile (%(reason)s).") % {
-                "n": error["document"],
-                "reason": error["message"],
-            }
+            return f"Refused: document {error['document']} is hostile ({error['message']})."
     if not result["objects"] and not any(_is_object(d) for d in read_documents(body)):
         if result["errors"]:
             first = result["errors"][0]["message"]
-            return _(
+            return (
                 "The body holds no Kubernetes object: no document is YAML or JSON with a "
-                "kind (%(reason)s)."
-            ) % {"reason": first}
-        return _("The body holds no Kubernetes object (a YAML or JSON mapping with a kind).")
+                f"kind ({first})."
+            )
+        return "The body holds no Kubernetes object (a YAML or JSON mapping with a kind)."
     return None
 
 
@@ -330,7 +324,7 @@ def analyze(request: HttpRequest) -> HttpResponse:
 def render_answer(design: Design) -> dict[str, Any]:
     """The render answer for a design; raises ValueError when its ``base`` cannot be a Pod."""
     if len(design.containers) > MAX_RENDER_CONTAINERS:
-        raise ValueError(_("A design has at most %(n)s containers.") % {"n": MAX_RENDER_CONTAINERS})
+        raise ValueError(f"A design has at most {MAX_RENDER_CONTAINERS} containers.")
     try:
         return render_design(design).as_dict()
     except DesignError as exc:
@@ -347,9 +341,7 @@ def render_answer(design: Design) -> dict[str, Any]:
 def render_endpoint(request: HttpRequest, design: Design) -> Any:
     if len(request.body) > MAX_RENDER_BYTES:
         limit = f"{MAX_RENDER_BYTES:,}"
-        return 413, {
-            "error": _("The body is larger than the %(limit)s-byte limit.") % {"limit": limit}
-        }
+        return 413, {"error": f"The body is larger than the {limit}-byte limit."}
     try:
         return render_answer(design)
     except ValueError as exc:
@@ -363,12 +355,12 @@ def _fit_pod(value: dict[str, Any] | str) -> Pod:
     if isinstance(value, str):
         objects, errors = check_text(REQUEST_FILE, value)
         if not objects:
-            raise ValueError(errors[0]["message"] if errors else _("No pod found in the text."))
+            raise ValueError(errors[0]["message"] if errors else "No pod found in the text.")
         workloads = [o.workload for o in objects]
     else:
         workloads, errors = find_workloads([Document(0, 1, value, None)])
         if not workloads:
-            raise ValueError(errors[0].message if errors else _("No pod found in the object."))
+            raise ValueError(errors[0].message if errors else "No pod found in the object.")
     workload = workloads[0]
     pod, problems = pod_from_parts(workload.pod_metadata, workload.pod_spec)
     if pod is None:
@@ -379,14 +371,14 @@ def _fit_pod(value: dict[str, Any] | str) -> Pod:
 def _fit_node(value: dict[str, Any]) -> NodeInfo:
     provider = value.get("provider")
     if provider is not None and provider not in PROVIDERS:
-        raise ValueError(_("provider must be one of gke, eks, aks."))
+        raise ValueError("provider must be one of gke, eks, aks.")
     max_pods = value.get("maxPods")
     if "catalog" in value:
         return node_from_catalog(str(value["catalog"]), provider, max_pods)
     if "capacity" in value:
         capacity = value["capacity"]
         if not isinstance(capacity, dict):
-            raise ValueError(_("capacity must be an object of resource quantities."))
+            raise ValueError("capacity must be an object of resource quantities.")
         return node_from_capacity(capacity, provider or "gke", max_pods)
     return node_from_manifest(value)
 
@@ -399,10 +391,7 @@ def _fit_node(value: dict[str, Any]) -> NodeInfo:
 )
 def fit_endpoint(request: HttpRequest, body: FitIn) -> Any:
     if len(request.body) > MAX_RENDER_BYTES:
-        return 413, {
-            "error": _("The body is larger than the %(limit)s-byte limit.")
-            % {"limit": f"{MAX_RENDER_BYTES:,}"}
-        }
+        return 413, {"error": f"The body is larger than the {MAX_RENDER_BYTES:,}-byte limit."}
     try:
         pod = _fit_pod(body.pod)
         node = _fit_node(body.node)

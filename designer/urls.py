@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from designer import views
 
@@ -7,6 +7,8 @@ urlpatterns = [
     path("export.yaml", views.export_yaml, name="export-yaml"),
     path("share", views.share, name="share"),
     path("s/<str:share_id>", views.shared_design, name="shared-design"),
+    # The language switch in the header posts to Django's set_language view.
+    path("i18n/", include("django.conf.urls.i18n")),
 ]
 
 # The Analyze page and the HTTP API (issue #4).

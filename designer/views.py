@@ -24,6 +24,7 @@ from designer.forms import (
     field_for_choice,
     field_for_path,
 )
+from designer.i18n import translate, translate_template
 from designer.k8s.gpu import gpu_count_problem
 from designer.k8s.hints import quantity_hint
 from designer.k8s.objects import settings_field
@@ -53,6 +54,7 @@ class FieldMessage:
     level: str  # "error" | "warning" | "hint"
     text: str
     path: str = ""
+    api: bool = False  # the API server's own text, shown in English as kubectl prints it
 
 
 @dataclass
@@ -80,9 +82,9 @@ class Results:
         return sum(1 for msgs in self.slots.values() for m in msgs if m.level == "error")
 
 
-def _translate(template: str, params: dict[str, Any]) -> str:
-    text = _(template)
-    return text % params if params else text
+def _advice_text(template: str, params: dict[str, Any]) -> str:
+    """Advice templates are %-formatted only when they have params (advice.py's rule)."""
+    return translate_template(template, params) if params else _(template)
 
 
 def _slot(container: int | None, name: str) -> str:
@@ -114,17 +116,17 @@ def design_results(design: Design | None, pod_form: PodForm, formset: Any) -> Re
     try:
         rendered = render_design(design)
     except DesignError as exc:
-        add("err-pod", FieldMessage("error", str(exc)))
+        add("err-pod", FieldMessage("error", translate(exc.message)))
         return Results(None, None, slots=slots, form_invalid=True)
     report = rendered.report
     for err in report.errors:
         index, name = field_for_path(design, err.field, err.message)
-        add(_slot(index, name), FieldMessage("error", str(err), err.field))
+        add(_slot(index, name), FieldMessage("error", str(err), err.field, api=True))
     for warning in report.warnings:
         index, name = field_for_path(design, warning.field)
         add(
             _slot(index, name),
-            FieldMessage("warning", f"{warning.field}: {warning.message}", warning.field),
+            FieldMessage("warning", f"{warning.field}: {warning.message}", warning.field, api=True),
         )
     for level, problems in (
         ("error", rendered.object_errors),
@@ -139,14 +141,14 @@ def design_results(design: Design | None, pod_form: PodForm, formset: Any) -> Re
             )
             add(
                 _slot(None, f"export_{setting}" if setting else "export_kind"),
-                FieldMessage(level, text),
+                FieldMessage(level, text, api=True),
             )
     for key, problem in rendered.plan.problems.items():
-        add(_slot(None, field_for_choice(key)), FieldMessage("error", _translate(*problem)))
+        add(_slot(None, field_for_choice(key)), FieldMessage("error", translate(problem)))
     for i, container in enumerate(design.containers):
         gpu_problem = gpu_count_problem(container.gpus) if container.gpus.strip() else None
         if gpu_problem:
-            add(_slot(i, "gpus"), FieldMessage("hint", _translate(*gpu_problem)))
+            add(_slot(i, "gpus"), FieldMessage("hint", translate(gpu_problem)))
         for resource, names in (
             ("cpu", ("cpu_request", "cpu_limit")),
             ("memory", ("memory_request", "memory_limit")),
@@ -154,7 +156,7 @@ def design_results(design: Design | None, pod_form: PodForm, formset: Any) -> Re
             for name in names:
                 hint = quantity_hint(resource, getattr(container, name))
                 if hint:
-                    add(_slot(i, name), FieldMessage("hint", _translate(*hint)))
+                    add(_slot(i, name), FieldMessage("hint", translate(hint)))
     return Results(design, report, yaml=rendered.yaml, slots=slots, rendered=rendered)
 
 
@@ -236,30 +238,58 @@ def _context(request: HttpRequest, pod_form: PodForm, formset: Any, results: Res
         "resource_rows": _resource_rows(results.report),
         **_plan_context(results.plan),
         "export_kind": results.rendered.kind if results.rendered else "",
-        "export_lines": [_translate(t, p) for t, p in results.rendered.explanation]
+        "export_lines": [translate(line) for line in results.rendered.explanation]
         if results.rendered
         else [],
         "advice": [
             {
-                "message": _translate(a.message_template, a.params),
-                "reason": _translate(a.reason_template, {}),
+                "message": _advice_text(a.message_template, a.params),
+                "reason": _advice_text(a.reason_template, {}),
             }
             for a in (results.report.advice if results.report else [])
         ],
+        **_qos_context(results.report),
         "oob": bool(getattr(request, "htmx", False) and request.htmx.target == "results"),
         "all_slots": _all_slot_ids(pod_form, container_forms, results),
     }
 
 
 def _messages(messages: Any) -> list[str]:
-    return [_translate(m.template, m.params) for m in messages or ()]
+    return [translate(m) for m in messages or ()]
+
+
+def _qos_context(report: PodReport | None) -> dict[str, Any]:
+    """The QoS class's reasons and eviction priority, translated."""
+    qos = report.qos if report else None
+    if qos is None:
+        return {}
+    return {
+        "qos_reasons": [translate(r.as_message()) for r in qos.reasons],
+        "eviction_priority": _(qos.eviction_priority),
+    }
 
 
 def _plan_context(plan: Plan | None) -> dict[str, Any]:
     """Translated lines of the GPU, node-fit and headroom panels."""
     if plan is None:
         return {}
+    view = plan.node_view
     context: dict[str, Any] = {
+        "eviction_order": translate(view.eviction_order_message)
+        if view.eviction_order_message
+        else view.eviction_order,
+        "throttling_text": translate(view.throttling_message)
+        if view.throttling_message
+        else view.throttling_reason,
+        "node_containers": [
+            {
+                "c": c,
+                "oom_reason": translate(c.oom_score_adj_message)
+                if c.oom_score_adj_message
+                else c.oom_score_adj_reason,
+            }
+            for c in view.containers
+        ],
         "sharing": plan.sharing,
         "gpu_resource_name": plan.gpu_resource or "",
         "headroom_lines": _messages(plan.headroom.lines) if plan.headroom else [],

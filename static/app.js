@@ -23,3 +23,11 @@ document.addEventListener("click", async (event) => {
   button.textContent = done;
   setTimeout(() => { button.textContent = label; }, 1500);
 });
+
+// The language switch goes back to the page as it is now: htmx updates the address bar
+// (the design lives in the query string) after the page was rendered.
+document.addEventListener("submit", (event) => {
+  const form = event.target.closest("[data-lang-switch]");
+  if (!form || !form.elements.next) return;
+  form.elements.next.value = window.location.pathname + window.location.search;
+});

@@ -9,6 +9,8 @@ import gc
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from designer.k8s.manifest import (
     MAX_INPUT_BYTES,
     ManifestError,
@@ -17,6 +19,7 @@ from designer.k8s.manifest import (
     read_documents,
 )
 from designer.k8s.report import PodReport, failed_report, pod_from_parts, pod_report
+from designer.k8s.validation import name_is_dns_subdomain
 
 TEMPLATE_KINDS_WORKLOAD = {
     "Deployment": "inference",
@@ -46,11 +49,84 @@ class CheckedObject:
 
 
 def metadata_path(workload: Workload) -> str:
-    """Where the pod's metadata is: ``metadata`` for a Pod, ``<template>.metadata`` else."""
-    return workload.pod_spec_path.removesuffix("spec") + "metadata"
+    """The path the API server reports pod metadata errors at: ``metadata`` for a Pod; for a
+    template the template itself (ValidatePodTemplateSpec: ``spec.template.labels``)."""
+    if workload.pod_spec_path == "spec":
+        return "metadata"
+    return workload.pod_spec_path.removesuffix(".spec")
 
 
-def check_workload(file: str, workload: Workload) -> CheckedObject:
+# Fields that differ from pod to pod in a cluster dump and that no check reads (the engine
+# validates neither volumes nor node placement; the name is handled apart, see _memo_key).
+VOLATILE_METADATA = frozenset(
+    {
+        "name",
+        "uid",
+        "resourceVersion",
+        "creationTimestamp",
+        "ownerReferences",
+        "managedFields",
+        "generation",
+        "selfLink",
+    }
+)
+VOLATILE_SPEC = frozenset({"nodeName", "volumes", "hostname", "subdomain"})
+VOLATILE_CONTAINER = frozenset({"volumeMounts"})
+
+
+def _valid_name(metadata: Any) -> bool:
+    name = metadata.get("name") if isinstance(metadata, dict) else None
+    return isinstance(name, str) and bool(name) and not name_is_dns_subdomain(name)
+
+
+def _memo_key(workload: Workload) -> bytes | None:
+    """What the report of a workload depends on, or None when it cannot be memoised.
+
+    Pods of one ReplicaSet differ only in fields no check reads (their name, uid, node and
+    service-account token volume), so they share one report. A pod name only matters when
+    it is invalid, and then the pod is checked on its own.
+    """
+    meta, spec = workload.pod_metadata, workload.pod_spec
+    if not isinstance(meta, dict) or not isinstance(spec, dict) or not _valid_name(meta):
+        return None
+
+    def container(c: Any) -> Any:
+        if not isinstance(c, dict):
+            return c
+        return {k: v for k, v in c.items() if k not in VOLATILE_CONTAINER}
+
+    projected_spec = {k: v for k, v in spec.items() if k not in VOLATILE_SPEC}
+    for key in ("containers", "initContainers", "ephemeralContainers"):
+        if isinstance(projected_spec.get(key), list):
+            projected_spec[key] = [container(c) for c in projected_spec[key]]
+    try:
+        return orjson.dumps(
+            [
+                workload.kind == "Pod",
+                workload.pod_spec_path,
+                {k: v for k, v in meta.items() if k not in VOLATILE_METADATA},
+                projected_spec,
+            ],
+            option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS,
+        )
+    except (TypeError, orjson.JSONEncodeError):
+        return None
+
+
+def check_workload(
+    file: str, workload: Workload, memo: dict[bytes, PodReport] | None = None
+) -> CheckedObject:
+    """One workload's report; with ``memo``, identical pod templates are checked once."""
+    key = _memo_key(workload) if memo is not None else None
+    if key is not None and memo is not None and key in memo:
+        return CheckedObject(file, workload, memo[key])
+    report = _report(workload)
+    if key is not None and memo is not None:
+        memo[key] = report
+    return CheckedObject(file, workload, report)
+
+
+def _report(workload: Workload) -> PodReport:
     meta_path = metadata_path(workload)
     pod, errors = pod_from_parts(
         workload.pod_metadata,
@@ -59,14 +135,13 @@ def check_workload(file: str, workload: Workload) -> CheckedObject:
         spec_path=workload.pod_spec_path,
     )
     if pod is None:
-        return CheckedObject(file, workload, failed_report(errors))
-    report = pod_report(
+        return failed_report(errors)
+    return pod_report(
         pod,
         spec_path=workload.pod_spec_path,
         metadata_path=meta_path,
         template=workload.kind != "Pod",
     )
-    return CheckedObject(file, workload, report)
 
 
 def check_text(
@@ -84,7 +159,8 @@ def check_text(
     enabled = gc.isenabled()
     gc.disable()
     try:
-        objects = [check_workload(file, w) for w in workloads]
+        memo: dict[bytes, PodReport] = {}
+        objects = [check_workload(file, w, memo) for w in workloads]
     finally:
         if enabled:
             gc.enable()

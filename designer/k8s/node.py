@@ -545,10 +545,16 @@ THROTTLE_SET = gettext_noop(
 )
 
 
-def _joined(parts: list[Message], separator: str = "; ") -> Message:
-    """Messages in a row, as one Message (the separator is not translated)."""
-    template = separator.join(f"%(p{i})s" for i in range(len(parts)))
-    return Message(template, {f"p{i}": part for i, part in enumerate(parts)})
+# Translators: two items of a list ("A; B"); longer lists nest it.
+LIST_JOIN = gettext_noop("%(first)s; %(second)s")
+
+
+def _joined(parts: list[Message]) -> Message:
+    """Messages in a row ("A; B; C"), as one Message."""
+    joined = parts[0]
+    for part in parts[1:]:
+        joined = Message(LIST_JOIN, {"first": joined, "second": part})
+    return joined
 
 
 def _throttling(

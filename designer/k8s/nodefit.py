@@ -762,6 +762,7 @@ P_INSUFFICIENT_DS = gettext_noop(
 P_TOO_MANY_PODS = gettext_noop(
     "Too many pods: the node allows %(pods)s pods and its DaemonSets already take them all."
 )
+DEFAULT_PLUGIN = gettext_noop("the device plugin that advertises it")
 N_IDLE = gettext_noop(
     "%(amount)s %(resource)s left idle on each node: %(bottleneck)s runs out first."
 )
@@ -840,7 +841,7 @@ def _plugin_for(resource: str) -> str:
     for row in VENDORS.values():
         if base in row["resources"]:  # type: ignore[operator]
             return str(row["plugin"])
-    return gettext_noop("the device plugin that advertises it")
+    return DEFAULT_PLUGIN
 
 
 def _pod_tolerations(pod: Pod) -> list[Mapping[str, Any]]:

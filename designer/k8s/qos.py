@@ -78,7 +78,7 @@ class QosReason:
     field: str | None = None  # full path, e.g. "spec.containers[1].resources.limits[memory]"
     params: dict[str, str] = dataclasses.field(default_factory=dict)
     # ``message`` as a gettext_noop template (R_* below) filled from ``params`` plus ``args``
-    # (what only the sentence needs, e.g. ``who``: a Message, translated in turn).
+    # (what only the sentence needs, e.g. ``who``, the subject, made a Message on demand).
     template: str = ""
     args: dict[str, Any] = dataclasses.field(default_factory=dict)
 
@@ -86,7 +86,10 @@ class QosReason:
         """The reason as a Message the web layer translates; renders to ``message``."""
         if not self.template:
             return plain(self.message)
-        return Message(self.template, {**self.params, **self.args})
+        values = {**self.params, **self.args}
+        if "who" in values:
+            values["who"] = _who_message(values["who"])
+        return Message(self.template, values)
 
 
 @dataclass(frozen=True)
@@ -336,7 +339,7 @@ def _unreadable_reasons(
                         field=f"{path}.{kind}[{res}]",
                         params={"resource": res, "kind": kind[:-1], "value": str(values[res])},
                         template=R_UNREADABLE,
-                        args={"who": _who_message(who)},
+                        args={"who": who},
                     )
                 )
 
@@ -398,7 +401,7 @@ def _defaulted_reasons(raw: Pod, defaulted: Pod, spec_path: str) -> list[QosReas
                     field=f"{spec_path}.{rel}.resources.requests[{res}]",
                     params={"resource": res, "value": _fmt(q)},
                     template=R_REQUEST_DEFAULTED,
-                    args={"who": _who_message(_who(before, f"{spec_path}.{rel}"))},
+                    args={"who": _who(before, f"{spec_path}.{rel}")},
                 )
             )
     raw_res, res_after = raw.spec.resources, defaulted.spec.resources
@@ -474,7 +477,7 @@ def _best_effort_reasons(pod: Pod, pod_level: bool, spec_path: str) -> list[QosR
                     field=rpath,
                     params={"resources": ", ".join(others)},
                     template=R_OTHERS_IGNORED,
-                    args={"who": _who_message(who)},
+                    args={"who": who},
                 )
             )
         for kind in ("requests", "limits"):
@@ -490,7 +493,7 @@ def _best_effort_reasons(pod: Pod, pod_level: bool, spec_path: str) -> list[QosR
                             field=f"{rpath}.{kind}[{r}]",
                             params={"resource": r, "kind": kind[:-1], "value": _fmt(q)},
                             template=R_ZERO_IGNORED,
-                            args={"who": _who_message(who)},
+                            args={"who": who},
                         )
                     )
     return out
@@ -571,7 +574,7 @@ def _burstable_reasons(pod: Pod, pod_level: bool, spec_path: str) -> list[QosRea
                         field=f"{rpath}.limits[{r}]",
                         params={"resource": r},
                         template=R_ZERO_LIMIT if written is not None else R_NO_LIMIT,
-                        args={"who": _who_message(who)}
+                        args={"who": who}
                         | ({"value": _fmt(written)} if written is not None else {}),
                     )
                 )
@@ -586,7 +589,7 @@ def _burstable_reasons(pod: Pod, pod_level: bool, spec_path: str) -> list[QosRea
                         field=f"{rpath}.requests[{r}]",
                         params={"resource": r, "request": request, "limit": _fmt(lim[r])},
                         template=R_REQUEST_DIFFERS,
-                        args={"who": _who_message(who)},
+                        args={"who": who},
                     )
                 )
                 found = True
