@@ -10,6 +10,10 @@ bench_parse.py) as YAML and as JSON, and prints, best of N runs:
   included);
 - ``POST /api/v1/analyze`` through Django's test client (no network);
 
+Pods of one ReplicaSet share their template, and the check reports each distinct template
+once: by default the dump holds 211 templates (``--templates 0``: every pod different, the
+worst case).
+
 and the figure: check time / fastest bare parse (the target is under 1.5).
 
     .venv/bin/python bench/bench_check.py [--pods 10000] [--runs 3] [--no-pyyaml]
@@ -43,6 +47,31 @@ from bench_parse import make_pod_list, to_yaml  # noqa: E402
 from django.test import Client  # noqa: E402
 
 from designer.k8s.check import check_texts  # noqa: E402
+
+
+def replicated(pods: dict, templates: int) -> dict:
+    """A dump as clusters have them: pods of one ReplicaSet share their template (resources
+    and image), so ``templates`` distinct pod templates among all the pods."""
+    for i, pod in enumerate(pods["items"]):
+        app = i % templates
+        container = pod["spec"]["containers"][0]
+        size = (
+            ["100m", "250m", "500m", "1", "2"][app % 5],
+            ["128Mi", "256Mi", "512Mi", "1Gi"][app % 4],
+        )
+        container["resources"] = {
+            "limits": {"cpu": size[0], "memory": size[1]},
+            "requests": {"cpu": size[0], "memory": size[1]},
+        }
+        pod_hash = f"{app:05d}hash"
+        pod["metadata"]["labels"] = {"app": f"app-{app}", "pod-template-hash": pod_hash}
+        pod["metadata"]["generateName"] = f"app-{app}-{pod_hash}-"
+        pod["metadata"]["namespace"] = f"ns-{app % 37}"
+        container["image"] = f"registry.example.com/team/app-{app}:v1.{app % 20}"
+        container["name"] = f"app-{app}"
+        pod["status"]["containerStatuses"][0]["image"] = container["image"]
+        pod["status"]["containerStatuses"][0]["name"] = container["name"]
+    return pods
 
 
 def best(fn: Callable[[], object], runs: int) -> float:
@@ -80,12 +109,22 @@ def main() -> None:
     parser.add_argument("--pods", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--no-pyyaml", action="store_true", help="skip the slow CSafeLoader")
+    parser.add_argument(
+        "--templates",
+        type=int,
+        default=211,
+        help="distinct pod templates among the pods (default 211, as in bench_parse's apps); "
+        "0 = every pod different (the worst case: nothing can be shared)",
+    )
     args = parser.parse_args()
 
     pods = make_pod_list(args.pods)
+    if args.templates:
+        pods = replicated(pods, args.templates)
     texts = {"YAML": to_yaml(pods), "JSON": json.dumps(pods)}
     client = Client()
-    print(f"{args.pods:,} pods, best of {args.runs} runs\n")
+    shape = f"{args.templates} distinct pod templates" if args.templates else "all pods different"
+    print(f"{args.pods:,} pods ({shape}), best of {args.runs} runs\n")
     for fmt, text in texts.items():
         size = len(text.encode())
         print(f"{fmt}: {size / 1e6:.1f} MB")

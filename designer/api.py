@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import orjson
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -316,9 +317,7 @@ def analyze(request: HttpRequest) -> HttpResponse:
         return _error(400, reason)
     # The engine's dict as is (not re-validated through the schema), so the answer is
     # byte-for-byte what the CLI prints with --format json.
-    return HttpResponse(
-        json.dumps(result, ensure_ascii=False), content_type="application/json; charset=utf-8"
-    )
+    return HttpResponse(orjson.dumps(result), content_type="application/json; charset=utf-8")
 
 
 def render_answer(design: Design) -> dict[str, Any]:

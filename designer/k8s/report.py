@@ -6,6 +6,7 @@ manifest read from a file), so they cannot disagree.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,7 +40,12 @@ class PodReport:
         return not self.errors
 
     def as_dict(self) -> dict[str, Any]:
-        """The per-object fields of ``podspec check --format json``."""
+        """The per-object fields of ``podspec check --format json`` (computed once: a report
+        is shared by every pod of a ReplicaSet in a cluster dump; treat it as read-only)."""
+        return self._as_dict
+
+    @functools.cached_property
+    def _as_dict(self) -> dict[str, Any]:
         return {
             "qosClass": self.qos_class,
             "effectiveRequests": format_resources(self.requests),

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import orjson
 from django.core.management.base import BaseCommand, CommandParser
 from pydantic import ValidationError
 
@@ -75,7 +76,9 @@ class Command(BaseCommand):
             inputs.append((name if name != "-" else "<stdin>", data))
         result = check_texts(inputs, max_bytes=CLI_MAX_BYTES)
         if options["format"] == "json":
-            self.stdout.write(json.dumps(result, indent=2, ensure_ascii=False))
+            # orjson prints what json.dumps(indent=2, ensure_ascii=False) does, much faster
+            # for a whole-cluster report.
+            self.stdout.write(orjson.dumps(result, option=orjson.OPT_INDENT_2).decode())
         else:
             self.stdout.write(format_text(result))
         if unreadable or any(e["document"] is None for e in result["errors"]):
