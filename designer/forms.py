@@ -201,7 +201,7 @@ class PodForm(LiveForm):
         choices=[("Always", "Always"), ("OnFailure", "OnFailure"), ("Never", "Never")],
     )
     gpu_toleration = forms.BooleanField(
-        label=_("Tolerate the nvidia.com/gpu taint when GPUs are requested"), required=False
+        label=_("Tolerate the nvidia.com/gpu taint on GPU nodes"), required=False
     )
     node_selector = forms.CharField(
         label=_("Node selector"),
@@ -216,7 +216,7 @@ class PodForm(LiveForm):
 
     # GPU sharing (applies to the first app container with GPUs).
     gpu_mode = forms.ChoiceField(
-        label=_("GPU sharing"),
+        label=_("GPU sharing mode"),
         required=False,
         choices=[(m.key, _(m.label)) for m in sharing_modes()],
         widget=forms.Select(attrs=action_attrs("gpu")),
@@ -276,7 +276,7 @@ class PodForm(LiveForm):
     )
     node_cpu = quantity_field(_("Node vCPUs"), "96")
     node_memory = quantity_field(_("Node memory"), "1152Gi")
-    node_gpus = quantity_field(_("Node GPUs"), "8")
+    node_gpus = quantity_field(_("GPU count of the node"), "8")
     node_gpu_resource = forms.CharField(
         label=_("Node GPU resource"),
         required=False,

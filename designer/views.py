@@ -187,7 +187,11 @@ def apply_action(design: Design, action: str, changed: str = "") -> Design:
     elif action.startswith("remove-"):
         index = action.removeprefix("remove-")
         if index.isdigit() and int(index) < len(design.containers):
-            del design.containers[int(index)]
+            removed = design.containers[int(index)]
+            apps = [c for c in design.containers if c.role == "app"]
+            # A pod needs an app container: the last one stays.
+            if removed.role != "app" or len(apps) > 1:
+                del design.containers[int(index)]
     elif action == "gpu":
         design = apply_gpu_choice(design)
     elif action == "headroom":
@@ -221,6 +225,7 @@ def _context(request: HttpRequest, pod_form: PodForm, formset: Any, results: Res
                 "form": f,
                 "index": i,
                 "slot_id": f"err-c-{i}",
+                "removable": _removable(results.design, i),
                 "path": container_paths[i] if i < len(container_paths) else "",
             }
             for i, f in enumerate(container_forms)
@@ -252,6 +257,14 @@ def _context(request: HttpRequest, pod_form: PodForm, formset: Any, results: Res
         "oob": bool(getattr(request, "htmx", False) and request.htmx.target == "results"),
         "all_slots": _all_slot_ids(pod_form, container_forms, results),
     }
+
+
+def _removable(design: Design | None, index: int) -> bool:
+    """Every container but the pod's only app container can be removed."""
+    if design is None or index >= len(design.containers):
+        return True
+    apps = [c for c in design.containers if c.role == "app"]
+    return design.containers[index].role != "app" or len(apps) > 1
 
 
 def _messages(messages: Any) -> list[str]:
@@ -333,7 +346,9 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
     """The designer. The query string holds the whole design, so every URL is shareable."""
     data = request.GET
     action = data.get("action", "")
-    if "workload" in data:
+    # A full design carries the formset's management fields; a bare "?workload=inference"
+    # (a deep link to a workload type) starts from that type's preset.
+    if "c-TOTAL_FORMS" in data:
         pod_form, formset, design = _bind(data)
         if design is not None and action:
             design = apply_action(design, action, data.get("changed", ""))
@@ -343,7 +358,9 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
                 return redirect(f"{request.path}?{urlencode(design_query(design))}")
             pod_form, formset = _unbound(design)
     else:
-        design = preset_design(data.get("preset", "training"), data.get("size"))
+        design = preset_design(
+            data.get("preset") or data.get("workload") or "training", data.get("size")
+        )
         pod_form, formset = _unbound(design)
     return _render_designer(request, pod_form, formset, design)
 

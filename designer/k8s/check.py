@@ -11,6 +11,7 @@ from typing import Any
 
 import orjson
 
+from designer.k8s.defaults import shared_defaults
 from designer.k8s.manifest import (
     MAX_INPUT_BYTES,
     ManifestError,
@@ -18,8 +19,10 @@ from designer.k8s.manifest import (
     find_workloads,
     read_documents,
 )
+from designer.k8s.qos import pod_qos
 from designer.k8s.report import PodReport, failed_report, pod_from_parts, pod_report
-from designer.k8s.validation import name_is_dns_subdomain
+from designer.k8s.scheduling import effective_limits, effective_requests
+from designer.k8s.validation import FieldError, name_is_dns_subdomain
 
 TEMPLATE_KINDS_WORKLOAD = {
     "Deployment": "inference",
@@ -131,17 +134,50 @@ def _report(workload: Workload) -> PodReport:
     pod, errors = pod_from_parts(
         workload.pod_metadata,
         workload.pod_spec,
-        metadata_path=meta_path,
+        # A value of the wrong type is a decoding error at its JSON path (…metadata.labels).
+        metadata_path=workload.pod_spec_path.removesuffix("spec") + "metadata",
         spec_path=workload.pod_spec_path,
     )
     if pod is None:
-        return failed_report(errors)
+        return _undecodable_report(workload, errors)
     return pod_report(
         pod,
         spec_path=workload.pod_spec_path,
         metadata_path=meta_path,
         template=workload.kind != "Pod",
     )
+
+
+# What QoS and effective resources read: enough to answer them for a pod whose other fields
+# cannot be decoded (an annotation that is not a string must not hide the QoS class).
+RESOURCE_FIELDS_SPEC = ("resources", "overhead")
+RESOURCE_FIELDS_CONTAINER = ("name", "resources", "restartPolicy")
+
+
+def _undecodable_report(workload: Workload, errors: list[FieldError]) -> PodReport:
+    spec = workload.pod_spec if isinstance(workload.pod_spec, dict) else {}
+
+    def containers(key: str) -> list[Any] | None:
+        items = spec.get(key)
+        if not isinstance(items, list):
+            return None
+        return [
+            {k: c[k] for k in RESOURCE_FIELDS_CONTAINER if k in c} if isinstance(c, dict) else c
+            for c in items
+        ]
+
+    minimal = {k: spec[k] for k in RESOURCE_FIELDS_SPEC if k in spec}
+    for key in ("containers", "initContainers"):
+        if (items := containers(key)) is not None:
+            minimal[key] = items
+    resource_pod, _problems = pod_from_parts({}, minimal, spec_path=workload.pod_spec_path)
+    if resource_pod is None:
+        return failed_report(errors)
+    with shared_defaults():
+        qos = pod_qos(resource_pod, spec_path=workload.pod_spec_path)
+        requests = effective_requests(resource_pod)
+        limits = effective_limits(resource_pod)
+    return PodReport(None, qos, requests, limits, errors, [])
 
 
 def check_text(

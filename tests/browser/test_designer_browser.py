@@ -134,3 +134,12 @@ def test_screenshot_of_the_designer(live_server, page: Page, width: int, name: s
     # No horizontal scrolling at phone width.
     assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
     page.screenshot(path=ARTIFACTS / f"designer-{name}.png", full_page=True)
+
+
+def test_pressing_enter_in_a_field_keeps_what_was_typed(live_server, page: Page) -> None:
+    page.goto(live_server.url)
+    cpu_limit = first(page, "CPU limit")
+    cpu_limit.fill("32")
+    cpu_limit.press("Enter")
+    expect(qos(page)).to_have_attribute("data-qos-class", "Burstable")
+    expect(first(page, "CPU limit")).to_have_value("32")

@@ -35,7 +35,7 @@ def test_picking_a_node_and_a_mig_profile_updates_fit_and_yaml_live(
     expect(fit).to_contain_text("8 pods fit per node")
     expect(fit).to_contain_text("bottleneck")
 
-    page.get_by_label("GPU sharing", exact=True).select_option("mig-mixed")
+    page.get_by_label("GPU sharing mode").select_option("mig-mixed")
     settle(page)
     page.get_by_label("GPU model (for MIG)").select_option("a100-40gb")
     settle(page)

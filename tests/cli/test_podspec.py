@@ -103,7 +103,7 @@ def test_a_broken_document_is_reported_and_the_others_still_checked(tmp_path: Pa
     path = tmp_path / "multi.yaml"
     path.write_text(GOOD + "---\nkind: [broken\n---\n" + GOOD.replace("trainer", "second"))
     result = podspec("--format", "json", str(path))
-    assert result.returncode == 0
+    assert result.returncode == 1  # a document could not be read: not a clean bill of health
     report = json.loads(result.stdout)
     assert [o["name"] for o in report["objects"]] == ["trainer", "second"]
     assert [o["document"] for o in report["objects"]] == [0, 2]
@@ -184,3 +184,17 @@ def test_render_of_something_that_is_no_design_exits_2() -> None:
     result = podspec_render("-", stdin="just: text\n")
     assert result.returncode == 2
     assert "neither a design nor a manifest" in result.stderr
+
+
+def test_a_file_with_no_readable_document_exits_2(tmp_path: Path) -> None:
+    path = tmp_path / "broken.yaml"
+    path.write_text("foo: [\n")
+    result = podspec("--format", "json", str(path))
+    assert result.returncode == 2
+    assert json.loads(result.stdout)["errors"][0]["document"] == 0
+
+
+def test_text_output_names_valueless_errors_as_the_api_server_does() -> None:
+    result = podspec("-", stdin=GOOD.replace("    image: pytorch/pytorch\n", ""))
+    assert result.returncode == 1
+    assert "error: spec.containers[0].image: Required value" in result.stdout

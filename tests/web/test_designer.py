@@ -260,3 +260,29 @@ def test_export_settings_travel_in_the_url_and_change_the_preview(client: Client
     assert kinds == ["Deployment", "HorizontalPodAutoscaler"]
     slot = re.search(r'id="err-id_export_hpa_max"[^>]*>(.*?)</div>', html, re.S)
     assert slot and "minReplicas" in slot.group(1)
+
+
+@pytest.mark.parametrize(
+    "workload", ["training", "distributed", "inference", "batch", "preprocessing"]
+)
+def test_a_deep_link_to_a_workload_type_starts_from_its_preset(
+    client: Client, workload: str
+) -> None:
+    html = client.get(f"/?workload={workload}").content.decode()
+    assert qos_of(html) in {"Guaranteed", "Burstable", "BestEffort"}
+    assert yaml.safe_load_all(preview_of(html))
+    assert f'<option value="{workload}" selected>' in html
+
+
+def test_the_only_app_container_cannot_be_removed(client: Client) -> None:
+    design = preset_design("training")
+    html = client.get("/?" + query_for(design, action="remove-0"), **HTMX_DESIGNER).content.decode()
+    assert 'name="c-0-name"' in html
+    assert 'value="remove-0"' not in html
+    assert qos_of(html) == "Guaranteed"
+
+
+def test_valueless_api_errors_read_as_the_api_server_prints_them(client: Client) -> None:
+    design = preset_design("training")
+    html = client.get("/?" + query_for(design, **{"c-0-image": ""})).content.decode()
+    assert "Required value" in html.split('class="errors"')[1].split("</ul>")[0]

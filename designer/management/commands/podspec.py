@@ -21,6 +21,7 @@ from designer.k8s.check import check_texts
 from designer.k8s.manifest import MAX_INPUT_BYTES, load
 from designer.k8s.render import render_design
 from designer.k8s.report import pod_from_parts
+from designer.k8s.validation import ERROR_TYPE_TEXT
 from designer.k8s.workloads import WORKLOADS, Design, design_from_pod
 
 # The web and API cap input at 20 MB; a local file may be a much larger cluster dump.
@@ -81,9 +82,14 @@ class Command(BaseCommand):
             self.stdout.write(orjson.dumps(result, option=orjson.OPT_INDENT_2).decode())
         else:
             self.stdout.write(format_text(result))
-        if unreadable or any(e["document"] is None for e in result["errors"]):
+        # 2: some input could not be read at all (missing, not text, too large, or not one
+        # document of it parses); 1: an object has errors or a document could not be read.
+        files_with_objects = {o["file"] for o in result["objects"]}
+        if unreadable or any(
+            e["document"] is None or e["file"] not in files_with_objects for e in result["errors"]
+        ):
             sys.exit(2)
-        if any(o["errors"] for o in result["objects"]):
+        if result["errors"] or any(o["errors"] for o in result["objects"]):
             sys.exit(1)
 
     def render(self, options: dict[str, Any]) -> None:
@@ -147,7 +153,10 @@ def format_text(result: dict[str, Any]) -> str:
         for reason in obj["qosReasons"]:
             lines.append(f"  why: {reason}")
         for err in obj["errors"]:
-            lines.append(f"  error: {err['field']}: {err['message']}")
+            # The API server's wording: "Required value", "Invalid value: ...: <detail>".
+            kind = ERROR_TYPE_TEXT.get(err["type"], err["type"])
+            detail = f"{kind}: {err['message']}" if err["message"] else kind
+            lines.append(f"  error: {err['field']}: {detail}")
         for warning in obj["warnings"]:
             lines.append(f"  warning: {warning['field']}: {warning['message']}")
     for err in result["errors"]:
