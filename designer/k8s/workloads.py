@@ -18,7 +18,7 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from designer.k8s.model import Container, Pod
 from designer.k8s.objects import ExportSettings
@@ -243,6 +243,21 @@ class Design(BaseModel):
     export: ExportSettings = Field(default_factory=ExportSettings)
     # The original manifest (without its containers) when the design started from one.
     base: dict[str, Any] | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _preset_for_omitted_fields(cls, data: Any) -> Any:
+        """A design given without containers (``{"workload": "inference"}`` to the API) takes
+        that workload type's preset for every field it omits."""
+        if not isinstance(data, dict) or "containers" in data:
+            return data
+        workload = data.get("workload", "training")
+        if workload not in WORKLOADS:
+            return data  # the Literal check reports it
+        preset = preset_design(
+            workload, data.get("size") if isinstance(data.get("size"), str) else None
+        )
+        return {**preset.model_dump(), **data}
 
     def container_paths(self) -> list[str]:
         """Field path of each design container in the Pod (``spec.containers[0]`` ...)."""

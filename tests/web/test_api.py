@@ -551,3 +551,13 @@ def test_design_model_is_the_request_schema() -> None:
     from designer.api import render_endpoint  # noqa: F401 - the endpoint exists
 
     assert Design.model_json_schema()["title"] == "Design"
+
+
+def test_render_fills_what_a_design_omits_from_the_workload_preset(client: Client) -> None:
+    body = client.post(
+        "/api/v1/render", data='{"workload": "inference"}', content_type="application/json"
+    ).json()
+    assert body["kind"] == "Deployment"
+    deployment = yaml.safe_load(body["yaml"])
+    assert deployment["metadata"]["name"] == "inference"
+    assert body["qosClass"] == "Guaranteed"
