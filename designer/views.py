@@ -331,13 +331,65 @@ def _resource_rows(report: PodReport | None) -> list[tuple[str, str, str]]:
     return [(n, requests.get(n, ""), limits.get(n, "")) for n in names]
 
 
+NODE_FIELDS = {
+    "catalog": {"node_catalog_id", "node_provider"},
+    "custom": {"node_cpu", "node_memory", "node_gpus", "node_gpu_resource", "node_provider"},
+    "manifest": {"node_manifest"},
+}
+NODE_COMMON = {"node_max_pods", "node_ds_cpu", "node_ds_memory"}
+EXPORT_FIELDS = {
+    "Deployment": {"export_replicas", "export_max_surge", "export_max_unavailable", "export_hpa"},
+    "Job": {"export_job_restart_policy", "export_backoff_limit"},
+    "IndexedJob": {"export_workers", "export_master_port", "export_backoff_limit"},
+}
+JOB_COMMON = {"export_ttl_seconds_after_finished", "export_active_deadline_seconds"}
+HPA_FIELDS = {
+    "export_hpa_min",
+    "export_hpa_max",
+    "export_hpa_cpu_utilization",
+    "export_hpa_gpu_metric",
+}
+
+
+def shown_pod_fields(pod_form: PodForm, export_kind: str) -> set[str]:
+    """The PodForm fields the page shows (the template shows a field only where it applies:
+    MIG fields for a MIG mode, node fields for the chosen node source, ...)."""
+    mode = pod_form["gpu_mode"].value()
+    source = pod_form["node_source"].value() or ""
+    optional = {"gpu_model", "gpu_memory_gb", "gpu_profile", "gpu_rename_shared"}
+    optional |= set().union(*NODE_FIELDS.values(), NODE_COMMON)
+    optional |= set().union(*EXPORT_FIELDS.values(), JOB_COMMON, HPA_FIELDS)
+    # workload and size are rendered by hand (htmx preset selects) and base is hidden: no slot.
+    shown = set(pod_form.fields) - optional - {"workload", "size", "base"}
+    if mode in ("mig-single", "mig-mixed"):
+        shown |= {"gpu_model", "gpu_memory_gb", "gpu_profile"}
+    if mode in ("time-slicing", "mps"):
+        shown.add("gpu_rename_shared")
+    if source:
+        shown |= NODE_FIELDS.get(source, set()) | NODE_COMMON
+    shown |= EXPORT_FIELDS.get(export_kind, set())
+    if export_kind in ("Job", "IndexedJob"):
+        shown |= JOB_COMMON
+    if export_kind == "Deployment" and pod_form["export_hpa"].value():
+        shown |= HPA_FIELDS
+    return shown
+
+
 def _all_slot_ids(pod_form: PodForm, container_forms: list, results: Results) -> list[dict]:
-    """Every error slot on the page, so an htmx update can also clear the stale ones."""
-    ids = ["err-pod"] + [f"err-id_{name}" for name in pod_form.fields]
+    """Every error slot on the page, so an htmx update can also clear the stale ones; only
+    slots of fields the page shows (an out-of-band swap needs its target). A message for a
+    field that is not shown goes to the pod's slot."""
+    export_kind = results.rendered.kind if results.rendered else ""
+    shown = shown_pod_fields(pod_form, export_kind)
+    ids = ["err-pod"] + [f"err-id_{name}" for name in pod_form.fields if name in shown]
     for i, form in enumerate(container_forms):
         ids.append(f"err-c-{i}")
-        ids += [f"err-id_c-{i}-{name}" for name in form.fields]
-    return [{"id": slot, "messages": results.slots.get(slot, [])} for slot in ids]
+        ids += [f"err-id_c-{i}-{name}" for name in form.fields if name != "base"]
+    slots = {slot: list(results.slots.get(slot, [])) for slot in ids}
+    for slot, messages in results.slots.items():
+        if slot not in slots:
+            slots["err-pod"] += messages
+    return [{"id": slot, "messages": messages} for slot, messages in slots.items()]
 
 
 @require_GET

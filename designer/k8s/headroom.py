@@ -101,6 +101,16 @@ def _bytes_text(n: int | Fraction) -> str:
     return Quantity.from_fraction(Fraction(n), BINARY_SI).canonical()
 
 
+def _approx_text(n: Fraction) -> str:
+    """An intermediate amount for reading: exact when it is whole Mi (7680Mi), else rounded
+    for the eye (15.62Gi) rather than a byte count."""
+    if n.denominator == 1 and n % MIB == 0:
+        return _bytes_text(n)
+    if n >= GIB:
+        return f"{float(n / GIB):.2f}Gi"
+    return f"{float(n / MIB):.1f}Mi"
+
+
 def _memory(value: object, field: str, *, allow_zero: bool) -> tuple[Quantity, Fraction]:
     shown = value if isinstance(value, str) else repr(value)
     params = {"field": field, "value": shown}
@@ -180,7 +190,7 @@ def memory_headroom(
             {
                 "peak": peak_q.canonical(),
                 "percent": percent,
-                "with_headroom": _bytes_text(math.ceil(with_headroom)),
+                "with_headroom": _approx_text(with_headroom),
             },
         )
     ]

@@ -766,6 +766,10 @@ DEFAULT_PLUGIN = gettext_noop("the device plugin that advertises it")
 N_IDLE = gettext_noop(
     "%(amount)s %(resource)s left idle on each node: %(bottleneck)s runs out first."
 )
+N_REMAINDER = gettext_noop(
+    "%(amount)s %(resource)s left idle on each node: %(available)s is not a multiple of the "
+    "%(request)s each pod requests."
+)
 N_UNREQUESTED = gettext_noop(
     "%(amount)s %(resource)s left unrequested on each node: this pod asks for none."
 )
@@ -951,6 +955,9 @@ def fit(
             n for n in sorted(counts, key=_bottleneck_order) if counts[n] == by_resources
         )
     per_node = 0 if reasons else by_resources
+    placement_blocked = any(
+        r.code not in ("insufficient", "too-many-pods", "device-plugin-missing") for r in reasons
+    )
 
     notes: list[Message] = []
     if not req_units:
@@ -963,7 +970,20 @@ def fit(
             left = max(0, avail[name] - per_node * req_units.get(name, 0))
             stranded[name] = _unit_text(name, left)
             if is_gpu_resource(name) and left > 0 and per_node > 0:
-                if name in req_units and bottlenecks:
+                if name in req_units and bottlenecks and name in bottlenecks:
+                    # The GPUs themselves run out: what is left is less than one pod's worth.
+                    notes.append(
+                        Message(
+                            N_REMAINDER,
+                            {
+                                "amount": stranded[name],
+                                "resource": name,
+                                "available": _unit_text(name, avail[name]),
+                                "request": _unit_text(name, req_units[name]),
+                            },
+                        )
+                    )
+                elif name in req_units and bottlenecks:
                     notes.append(
                         Message(
                             N_IDLE,
@@ -987,7 +1007,8 @@ def fit(
     return FitResult(
         pods_per_node=per_node,
         pods_per_node_by_resources=by_resources,
-        bottleneck=bottlenecks[0] if bottlenecks else None,
+        # A pod kept off the node by a taint, selector or affinity has no resource bottleneck.
+        bottleneck=bottlenecks[0] if bottlenecks and not placement_blocked else None,
         bottlenecks=bottlenecks,
         pods_by_resource=dict(counts),
         requests=_canonical(requests),

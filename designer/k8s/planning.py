@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, field_validator
 
 from designer.k8s import gpu as gpu_data
 from designer.k8s.gpu import Message, MigProfile, SharingModeInfo
@@ -44,6 +44,23 @@ class GpuChoice(BaseModel):
     memory_gb: str = ""  # "I need about 20 GB of GPU memory"
     profile: str = ""  # MIG profile picked (or derived from memory_gb)
     rename_shared: bool = False  # device plugin renameByDefault: nvidia.com/gpu.shared
+
+    @field_validator("mode")
+    @classmethod
+    def _known_mode(cls, value: str) -> str:
+        if value not in gpu_data.SHARING_MODES:
+            raise ValueError(
+                f"unknown GPU sharing mode; choose one of {', '.join(gpu_data.SHARING_MODES)}"
+            )
+        return value
+
+    @field_validator("model")
+    @classmethod
+    def _known_model(cls, value: str) -> str:
+        known = [m.key for m in gpu_data.mig_models()]
+        if value not in known:
+            raise ValueError(f"unknown GPU model; choose one of {', '.join(known)}")
+        return value
 
 
 class NodeChoice(BaseModel):

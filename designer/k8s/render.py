@@ -23,7 +23,7 @@ from designer.k8s.objects import (
 from designer.k8s.planning import Plan, plan
 from designer.k8s.report import PodReport, pod_report
 from designer.k8s.validation import FieldError, FieldWarning
-from designer.k8s.workloads import Design, design_to_pod
+from designer.k8s.workloads import Design, apply_gpu_choice, design_to_pod
 
 
 @dataclass(frozen=True)
@@ -83,6 +83,9 @@ def _own(objects: list[dict[str, Any]], problems: list[tuple[int, Any]]) -> list
 
 def render_design(design: Design) -> Rendered:
     """Render a design; raises DesignError when its kept manifest fields cannot form a Pod."""
+    if design.gpu.mode != "whole":
+        # A sharing mode decides the GPU container's resource name (MIG slice, .shared).
+        design = apply_gpu_choice(design)
     pod = design_to_pod(design)
     report = pod_report(pod, workload=design.workload)
     manifest = pod_manifest(pod)

@@ -610,12 +610,25 @@ def apply_gpu_choice(design: Design) -> Design:
 
 
 def apply_headroom(design: Design, limit: str) -> Design:
-    """Set the main container's memory limit to ``limit``; a request that equalled the old
-    limit (a Guaranteed design) follows it, so the QoS class does not change by surprise."""
+    """Set the main container's memory limit to ``limit``. A request that equalled the old
+    limit (a Guaranteed design) follows it, so the QoS class does not change by surprise, and
+    a request above the new limit comes down to it (the API server refuses request > limit)."""
+    from designer.k8s.quantity import Quantity, QuantityError
+
     design = design.model_copy(deep=True)
     target = next((c for c in design.containers if c.role == "app"), None)
     if target is None:
         return design
+    request = target.memory_request.strip()
+    follows = bool(request) and request == target.memory_limit.strip()
+    try:
+        above = bool(request) and Quantity.from_json(request) > Quantity.from_json(limit)
+    except (QuantityError, ValueError, TypeError, OverflowError):
+        above = False
+    if follows or above:
+        target.memory_request = limit
+    target.memory_limit = limit
+    return design
     if target.memory_request.strip() == target.memory_limit.strip() and target.memory_request:
         target.memory_request = limit
     target.memory_limit = limit

@@ -143,3 +143,14 @@ def test_pressing_enter_in_a_field_keeps_what_was_typed(live_server, page: Page)
     cpu_limit.press("Enter")
     expect(qos(page)).to_have_attribute("data-qos-class", "Burstable")
     expect(first(page, "CPU limit")).to_have_value("32")
+
+
+def test_live_updates_log_no_console_errors(live_server, page: Page) -> None:
+    errors: list[str] = []
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.goto(live_server.url + "/?preset=inference")
+    first(page, "CPU limit").fill("8")
+    expect(qos(page)).to_have_attribute("data-qos-class", "Burstable")
+    first(page, "GPUs").fill("0.5")
+    expect(page.locator("#err-id_c-0-gpus")).to_contain_text("must be an integer")
+    assert errors == []

@@ -561,3 +561,22 @@ def test_render_fills_what_a_design_omits_from_the_workload_preset(client: Clien
     deployment = yaml.safe_load(body["yaml"])
     assert deployment["metadata"]["name"] == "inference"
     assert body["qosClass"] == "Guaranteed"
+
+
+def test_render_applies_the_gpu_sharing_choice(client: Client) -> None:
+    design = {
+        "workload": "inference",
+        "gpu": {"mode": "mig-mixed", "model": "h100-80gb", "memory_gb": "20"},
+    }
+    body = client.post(
+        "/api/v1/render", data=json.dumps(design), content_type="application/json"
+    ).json()
+    assert "nvidia.com/mig-1g.20gb" in body["yaml"]
+
+
+def test_render_refuses_an_unknown_gpu_sharing_mode(client: Client) -> None:
+    design = {"workload": "inference", "gpu": {"mode": "bogus"}}
+    response = client.post(
+        "/api/v1/render", data=json.dumps(design), content_type="application/json"
+    )
+    assert response.status_code == 422

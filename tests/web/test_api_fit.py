@@ -104,3 +104,13 @@ def test_bad_input_is_a_400_with_a_message(client: Client, body: dict) -> None:
 def test_fit_is_in_the_openapi_document(client: Client) -> None:
     spec = client.get("/api/v1/openapi.json").json()
     assert "/api/v1/fit" in spec["paths"]
+
+
+def test_a_pod_kept_off_by_a_taint_has_no_resource_bottleneck(client: Client) -> None:
+    node = json.loads(json.dumps(NODE))
+    node["spec"]["taints"].append({"key": "dedicated", "value": "ml", "effect": "NoExecute"})
+    status, body = post(client, {"pod": POD, "node": node})
+    assert status == 200
+    assert body["podsPerNode"] == 0
+    assert body["bottleneck"] is None
+    assert "dedicated" in " ".join(body["pendingReasons"])

@@ -286,3 +286,20 @@ def test_valueless_api_errors_read_as_the_api_server_prints_them(client: Client)
     design = preset_design("training")
     html = client.get("/?" + query_for(design, **{"c-0-image": ""})).content.decode()
     assert "Required value" in html.split('class="errors"')[1].split("</ul>")[0]
+
+
+def test_a_headroom_limit_below_the_request_brings_the_request_down(client: Client) -> None:
+    design = preset_design("batch")  # request 8Gi, limit 16Gi
+    design.headroom.peak = "2Gi"
+    html = client.get("/?" + query_for(design, action="headroom"), **HTMX_DESIGNER).content.decode()
+    assert 'name="c-0-memory_limit" value="2560Mi"' in html
+    assert 'name="c-0-memory_request" value="2560Mi"' in html
+    assert "No errors" in html
+
+
+def test_out_of_band_slots_exist_only_for_fields_on_the_page(client: Client) -> None:
+    design = preset_design("inference")
+    html = client.get("/?" + query_for(design), **HTMX_RESULTS).content.decode()
+    page = client.get("/?" + query_for(design)).content.decode()
+    for slot in re.findall(r'id="(err-[^"]+)" hx-swap-oob="true"', html):
+        assert f'id="{slot}"' in page, slot
