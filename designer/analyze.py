@@ -40,7 +40,12 @@ from pydantic import ValidationError
 
 from designer.forms import decode_blob, design_query, encode_blob
 from designer.i18n import message_data, message_from_data, translate
-from designer.k8s.check import TEMPLATE_KINDS_WORKLOAD, CheckedObject, check_text
+from designer.k8s.check import (
+    TEMPLATE_KINDS_WORKLOAD,
+    CheckedObject,
+    check_text,
+    pod_template_manifest,
+)
 from designer.k8s.manifest import MAX_INPUT_BYTES
 from designer.k8s.model import Pod
 from designer.k8s.quantity import Quantity, QuantityError
@@ -53,17 +58,6 @@ MULTIPART_OVERHEAD = 64 * 1024
 QOS_CLASSES = ("Guaranteed", "Burstable", "BestEffort")
 UNKNOWN_QOS = "unknown"
 NO_NAMESPACE = "-"  # filter value for "no namespace set" (never a valid namespace)
-# Set by the API server when it stores an object; meaningless in a manifest you apply.
-SERVER_METADATA = (
-    "managedFields",
-    "uid",
-    "resourceVersion",
-    "creationTimestamp",
-    "generation",
-    "selfLink",
-    "deletionTimestamp",
-    "deletionGracePeriodSeconds",
-)
 # Longer designer addresses go through a stored share link (proxies and gunicorn refuse
 # request lines over ~4 KB).
 MAX_DESIGNER_URL = 4000
@@ -156,15 +150,7 @@ def _template(checked: CheckedObject) -> dict[str, Any] | None:
     """The pod template of a workload, as the designer opens it; None if not decodable."""
     if checked.report.pod is None:
         return None
-    w = checked.workload
-    metadata = {k: v for k, v in w.pod_metadata.items() if k not in SERVER_METADATA}
-    if w.kind != "Pod":
-        # A template has no name of its own: its pods are named after the workload.
-        if w.name and not metadata.get("name"):
-            metadata["name"] = w.name
-        if w.namespace and not metadata.get("namespace"):
-            metadata["namespace"] = w.namespace
-    return {"kind": w.kind, "metadata": metadata, "spec": w.pod_spec}
+    return pod_template_manifest(checked.workload)
 
 
 def analysis_from_check(

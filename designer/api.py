@@ -396,7 +396,9 @@ def fit_endpoint(request: HttpRequest, body: FitIn) -> Any:
         node = _fit_node(body.node)
         result = fit(pod, node, body.daemonsetOverhead)
     except (ValueError, TypeError, KeyError, ManifestError) as exc:
-        return 400, {"error": str(exc).strip("'\"") or type(exc).__name__}
+        # KeyError's str() quotes its argument; the others are sentences already.
+        text = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
+        return 400, {"error": text or type(exc).__name__}
     answer = result.as_dict()
     return {
         k: answer[k]

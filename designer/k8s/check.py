@@ -30,6 +30,29 @@ TEMPLATE_KINDS_WORKLOAD = {
     "Job": "batch",
     "CronJob": "batch",
 }
+# Set by the API server when it stores an object; meaningless in a manifest you apply.
+SERVER_METADATA = (
+    "managedFields",
+    "uid",
+    "resourceVersion",
+    "creationTimestamp",
+    "generation",
+    "selfLink",
+    "deletionTimestamp",
+    "deletionGracePeriodSeconds",
+)
+
+
+def pod_template_manifest(w: Workload) -> dict[str, Any]:
+    """A workload's pod as the designer opens it: server-set metadata dropped, and a
+    template (which has no name of its own) named after its workload, in its namespace."""
+    metadata = {k: v for k, v in (w.pod_metadata or {}).items() if k not in SERVER_METADATA}
+    if w.kind != "Pod":
+        if w.name and not metadata.get("name"):
+            metadata["name"] = w.name
+        if w.namespace and not metadata.get("namespace"):
+            metadata["namespace"] = w.namespace
+    return {"kind": w.kind, "metadata": metadata, "spec": w.pod_spec}
 
 
 @dataclass(frozen=True)

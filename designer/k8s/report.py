@@ -18,7 +18,13 @@ from designer.k8s.model import Pod
 from designer.k8s.qos import QosResult, pod_qos
 from designer.k8s.quantity import Quantity
 from designer.k8s.scheduling import effective_limits, effective_requests, format_resources
-from designer.k8s.validation import FieldError, FieldWarning, ValidationResult, validate_pod
+from designer.k8s.validation import (
+    FieldError,
+    FieldWarning,
+    Unquoted,
+    ValidationResult,
+    validate_pod,
+)
 
 
 @dataclass(frozen=True)
@@ -69,6 +75,40 @@ def _path(loc: tuple[Any, ...], prefix: str) -> str:
     return text
 
 
+UNION_TAGS = frozenset({"str", "int", "float", "bool", "none"})
+# pydantic error types -> the JSON type the API expects there.
+EXPECTED_TYPES = {
+    "string_type": "string",
+    "int_type": "integer",
+    "int_parsing": "integer",
+    "int_from_float": "integer",
+    "float_type": "number",
+    "bool_type": "boolean",
+    "dict_type": "object",
+    "model_type": "object",
+    "model_attributes_type": "object",
+    "list_type": "array",
+}
+
+
+def _json_type(err: Any) -> Unquoted:
+    """The JSON type of the value found, as Go's decoder names it in its message."""
+    value = err.get("input")
+    if isinstance(value, bool):
+        name = "bool"
+    elif isinstance(value, int | float):
+        name = "number"
+    elif isinstance(value, str):
+        name = "string"
+    elif isinstance(value, dict):
+        name = "object"
+    elif isinstance(value, list):
+        name = "array"
+    else:
+        name = "null"
+    return Unquoted(name)
+
+
 def pod_from_parts(
     metadata: Any, spec: Any, *, metadata_path: str = "metadata", spec_path: str = "spec"
 ) -> tuple[Pod | None, list[FieldError]]:
@@ -86,11 +126,21 @@ def pod_from_parts(
     try:
         pod = Pod.model_validate({"metadata": meta_obj, "spec": spec_obj})
     except ValidationError as exc:
+        seen: set[str] = set()
         for err in exc.errors(include_url=False):
             loc = tuple(err["loc"])
+            # A union (a resource value: string or number) reports each member: drop the tag.
+            while loc and isinstance(loc[-1], str) and loc[-1] in UNION_TAGS:
+                loc = loc[:-1]
             head, rest = (loc[0], loc[1:]) if loc else ("spec", ())
             prefix = metadata_path if head == "metadata" else spec_path
-            errors.append(FieldError(_path(rest, prefix), "FieldValueTypeInvalid", err["msg"]))
+            path = _path(rest, prefix)
+            if path in seen:
+                continue
+            seen.add(path)
+            expected = EXPECTED_TYPES.get(err["type"])
+            message = f"must be of type {expected}" if expected else err["msg"]
+            errors.append(FieldError(path, "FieldValueTypeInvalid", message, _json_type(err)))
         return None, errors
     return (None, errors) if errors else (pod, [])
 

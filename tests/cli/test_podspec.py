@@ -198,3 +198,41 @@ def test_text_output_names_valueless_errors_as_the_api_server_does() -> None:
     result = podspec("-", stdin=GOOD.replace("    image: pytorch/pytorch\n", ""))
     assert result.returncode == 1
     assert "error: spec.containers[0].image: Required value" in result.stdout
+
+
+def test_render_of_a_workload_keeps_its_name_and_namespace() -> None:
+    cronjob = """\
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: nightly, namespace: ml}
+spec:
+  schedule: "0 1 * * *"
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: OnFailure
+          containers:
+          - {name: c, image: python, resources: {requests: {cpu: 1, memory: 1Gi}}}
+"""
+    result = podspec_render("--kind", "Job", "-", stdin=cronjob)
+    assert result.returncode == 0, result.stderr
+    job = __import__("yaml").safe_load(result.stdout)
+    assert (job["metadata"]["name"], job["metadata"]["namespace"]) == ("nightly", "ml")
+
+
+def test_a_wrongly_typed_field_is_reported_at_its_path_with_the_type_expected() -> None:
+    manifest = GOOD.replace(
+        "metadata: {name: trainer}", "metadata: {name: trainer, labels: {a: [1]}}"
+    )
+    result = podspec("--format", "json", "-", stdin=manifest)
+    assert result.returncode == 1
+    (obj,) = json.loads(result.stdout)["objects"]
+    assert obj["errors"] == [
+        {
+            "field": "metadata.labels[a]",
+            "type": "FieldValueTypeInvalid",
+            "message": "must be of type string",
+        }
+    ]
+    assert obj["qosClass"] == "Guaranteed"  # cpu and memory can still be read

@@ -17,7 +17,7 @@ import orjson
 from django.core.management.base import BaseCommand, CommandParser
 from pydantic import ValidationError
 
-from designer.k8s.check import check_texts
+from designer.k8s.check import TEMPLATE_KINDS_WORKLOAD, check_texts, pod_template_manifest
 from designer.k8s.manifest import MAX_INPUT_BYTES, load
 from designer.k8s.render import render_design
 from designer.k8s.report import pod_from_parts
@@ -132,10 +132,11 @@ def design_from_input(data: bytes, workload: str | None) -> Design:
         reason = errors[0].message if errors else str(design_error.errors()[0]["msg"])
         raise ValueError(f"neither a design nor a manifest with a pod: {reason}")
     first = workloads[0]
-    pod, problems = pod_from_parts(first.pod_metadata, first.pod_spec)
+    manifest = pod_template_manifest(first)
+    pod, problems = pod_from_parts(manifest["metadata"], manifest["spec"])
     if pod is None:
         raise ValueError(str(problems[0]))
-    return design_from_pod(pod, workload or "training")
+    return design_from_pod(pod, workload or TEMPLATE_KINDS_WORKLOAD.get(first.kind, "training"))
 
 
 def format_text(result: dict[str, Any]) -> str:
