@@ -29,6 +29,7 @@ from designer.k8s.manifest import (
     Document,
     ManifestError,
     find_workloads,
+    is_hostile,
     read_documents,
 )
 from designer.k8s.model import Pod
@@ -48,15 +49,6 @@ REQUEST_FILE = "request"
 MAX_RENDER_BYTES = 2 * 1024 * 1024
 MAX_RENDER_CONTAINERS = 40  # as many as the designer form accepts
 
-# How the engine words a document it refused to build because it is hostile (see
-# designer/k8s/manifest.py). A structured flag on ReadError would be better than
-# matching words; until it exists these phrases are the contract.
-HOSTILE_MARKERS = (
-    "excessive aliasing",
-    "nesting is deeper than",
-    "exceeded maximum nesting depth",
-    "value contains itself",
-)
 
 ANALYZE_DESCRIPTION = f"""\
 Check every workload in one or more manifests, exactly as
@@ -270,7 +262,7 @@ def refusal(body: bytes, result: dict[str, Any]) -> str | None:
         if error["document"] is None:
             return f"The body cannot be read: {error['message']}."
     for error in result["errors"]:
-        if any(marker in error["message"] for marker in HOSTILE_MARKERS):
+        if is_hostile(error["message"]):
             return f"Refused: document {error['document']} is hostile ({error['message']})."
     if not result["objects"] and not any(_is_object(d) for d in read_documents(body)):
         if result["errors"]:

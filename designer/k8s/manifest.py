@@ -172,6 +172,26 @@ class ReadError:
     document: int
     message: str
 
+    @property
+    def hostile(self) -> bool:
+        """The document was refused to protect the reader (alias bomb, excessive nesting),
+        not merely malformed: callers such as the HTTP API refuse the whole input."""
+        return is_hostile(self.message)
+
+
+# How the reader words the documents it refuses because they are hostile.
+HOSTILE_MARKERS = (
+    "excessive aliasing",
+    "nesting is deeper than",
+    "exceeded maximum nesting depth",
+    "value contains itself",
+)
+
+
+def is_hostile(message: str) -> bool:
+    """A read error that means "refused as hostile" rather than "malformed"."""
+    return any(marker in message for marker in HOSTILE_MARKERS)
+
 
 @dataclass(frozen=True)
 class Skipped:

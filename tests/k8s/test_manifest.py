@@ -988,3 +988,13 @@ def test_go_float_formatting() -> None:
     }
     for value, text in cases64.items():
         assert manifest._go_format_float64_g(value) == text
+
+
+def test_hostile_documents_are_flagged_apart_from_malformed_ones() -> None:
+    bomb = "a: &a [x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\n" + "".join(
+        f"c{i}: &c{i} [" + ", ".join([f"*{'b' if i == 0 else f'c{i - 1}'}"] * 9) + "]\n"
+        for i in range(8)
+    )
+    deep = "a: " + "[" * 200 + "]" * 200 + "\n"
+    _, errors = find_workloads(read_documents(bomb + "---\n" + deep + "---\nkind: [oops\n"))
+    assert [e.hostile for e in errors] == [True, True, False]
