@@ -52,7 +52,30 @@ def pod_template_manifest(w: Workload) -> dict[str, Any]:
             metadata["name"] = w.name
         if w.namespace and not metadata.get("namespace"):
             metadata["namespace"] = w.namespace
-    return {"kind": w.kind, "metadata": metadata, "spec": w.pod_spec}
+    spec = w.pod_spec
+    if w.kind == "StatefulSet" and isinstance(spec, dict):
+        spec = _with_claim_volumes(w, spec)
+    return {"kind": w.kind, "metadata": metadata, "spec": spec}
+
+
+def _with_claim_volumes(w: Workload, spec: dict[str, Any]) -> dict[str, Any]:
+    """A StatefulSet's pods get a volume per volumeClaimTemplate, bound to the claim
+    ``<template>-<statefulset>-<ordinal>`` (pkg/controller/statefulset); a Pod exported from
+    the template needs them too, or its volumeMounts name volumes that do not exist."""
+    claims = (
+        (w.obj.get("spec") or {}).get("volumeClaimTemplates") if isinstance(w.obj, dict) else None
+    )
+    if not isinstance(claims, list):
+        return spec
+    volumes = [v for v in spec.get("volumes") or [] if isinstance(v, dict)]
+    names = {v.get("name") for v in volumes}
+    for claim in claims:
+        name = (claim.get("metadata") or {}).get("name") if isinstance(claim, dict) else None
+        if isinstance(name, str) and name not in names:
+            volumes.append(
+                {"name": name, "persistentVolumeClaim": {"claimName": f"{name}-{w.name}-0"}}
+            )
+    return {**spec, "volumes": volumes} if volumes else spec
 
 
 @dataclass(frozen=True)

@@ -159,3 +159,33 @@ def test_design_from_a_manifest_keeps_every_field_the_form_does_not_edit() -> No
         "hugepages-2Mi": "1Gi",
     }
     assert exported["spec"]["initContainers"][0]["restartPolicy"] == "Always"
+
+
+def test_a_statefulset_pod_gets_its_claim_volumes_when_opened_as_a_pod() -> None:
+    from designer.k8s.check import pod_template_manifest
+    from designer.k8s.manifest import load
+
+    text = """\
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: data}
+spec:
+  serviceName: db
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      containers:
+      - name: pg
+        image: postgres
+        volumeMounts: [{name: pgdata, mountPath: /var/lib/postgresql}]
+  volumeClaimTemplates:
+  - metadata: {name: pgdata}
+    spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 10Gi}}}
+"""
+    workloads, _errors = load(text)
+    manifest = pod_template_manifest(workloads[0])
+    assert manifest["metadata"]["name"] == "db"
+    assert manifest["spec"]["volumes"] == [
+        {"name": "pgdata", "persistentVolumeClaim": {"claimName": "pgdata-db-0"}}
+    ]
