@@ -1083,22 +1083,27 @@ def _json_depth_ok(data: bytes) -> bool:
     return depth <= MAX_DEPTH
 
 
-def _json_stream(text: str) -> list[tuple[int, Any]] | None:
-    """kubectl decodes a stream starting with "{" as a stream of JSON values."""
+def _json_stream(text: str) -> tuple[list[tuple[int, Any]], tuple[int, str] | None]:
+    """kubectl decodes a stream starting with "{" or "[" as a stream of JSON values
+    (yaml.NewYAMLOrJSONDecoder guesses JSON from the first byte): not YAML, so a flow
+    mapping such as ``{kind: Pod}`` or a ``NaN`` is an error, as kubectl says. Returns the
+    values read and, if the stream breaks, the line and message of the break."""
     decoder = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_json_float)
     documents = []
     pos = _JSON_SPACE.match(text).end()  # type: ignore[union-attr]
     line, counted = 1, 0
-    try:
-        while pos < len(text):
+    while pos < len(text):
+        line += text.count("\n", counted, pos)
+        counted = pos
+        try:
             value, end = decoder.raw_decode(text, pos)
-            line += text.count("\n", counted, pos)
-            counted = pos
-            documents.append((line, value))
-            pos = _JSON_SPACE.match(text, end).end()  # type: ignore[union-attr]
-    except (ValueError, RecursionError):
-        return None
-    return documents
+        except json.JSONDecodeError as exc:
+            return documents, (exc.lineno, f"invalid JSON: {exc.msg} (column {exc.colno})")
+        except (ValueError, RecursionError) as exc:
+            return documents, (line, f"invalid JSON: {exc}")
+        documents.append((line, value))
+        pos = _JSON_SPACE.match(text, end).end()  # type: ignore[union-attr]
+    return documents, None
 
 
 _BRACKETS = bytes.maketrans(b"[{]}", b"(())")
@@ -1181,13 +1186,18 @@ def read_documents(text: str | bytes, *, max_bytes: int = MAX_INPUT_BYTES) -> li
         with contextlib.suppress(orjson.JSONDecodeError):
             found = [(data.count(b"\n", 0, start) + 1, orjson.loads(data))]
     text = _as_text(data, given_text) if found is None else ""
+    broken: tuple[int, str] | None = None
     if is_json and found is None:
-        found = _json_stream(text)
+        found, broken = _json_stream(text)
     if found is not None:
-        return [
+        documents = [
             Document(index=i, line=line, data=value, error=None)
             for i, (line, value) in enumerate(v for v in found if v[1] is not None)
         ]
+        if broken is not None:
+            line, message = broken
+            documents.append(Document(len(documents), line, None, f"line {line}: {message}"))
+        return documents
 
     separators = 0
     if b"\n---" in data or data.startswith(b"---"):

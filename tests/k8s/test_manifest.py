@@ -422,14 +422,16 @@ def test_a_json_stream_is_several_documents() -> None:
     assert [(d.line, d.data) for d in documents] == [(2, {"a": 1}), (3, {"b": 2}), (5, [3])]
 
 
-def test_json_that_is_not_json_is_read_as_yaml() -> None:
-    # A trailing comma is fine in a YAML flow mapping.
-    assert read_one('{"a": 0777, "b": yes,}') == {"a": 511, "b": True}
-    (document,) = read_documents('{"a": 1')
-    assert document.error == (
-        "line 1: did not find expected ',' or '}' "
-        "(while parsing a flow mapping that starts on line 1)"
-    )
+def test_a_stream_starting_with_a_brace_is_json_as_kubectl_reads_it() -> None:
+    # kubectl: "json: offset 16: invalid character '}' looking for beginning of object key
+    # string" for a trailing comma, and the same for a YAML flow mapping or NaN.
+    for text in ('{"a": 0777, "b": yes,}', "{kind: Pod}", '{"x": NaN}', '{"a": 1'):
+        (document,) = read_documents(text)
+        assert document.data is None
+        assert document.error is not None and document.error.startswith("line 1: invalid JSON")
+    first, second = read_documents('{"a": 1}\n{"b": oops}')
+    assert (first.data, second.line) == ({"a": 1}, 2)
+    assert second.error is not None and "invalid JSON" in second.error
 
 
 # ---------------------------------------------------------------------------
