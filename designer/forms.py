@@ -22,7 +22,6 @@ from designer.k8s.nodefit import catalog_shapes
 from designer.k8s.objects import ExportSettings
 from designer.k8s.planning import GpuChoice, HeadroomChoice, NodeChoice
 from designer.k8s.workloads import (
-    GPU_RESOURCE_CHOICES,
     SIZE_KEYS,
     WORKLOADS,
     ContainerDesign,
@@ -547,8 +546,6 @@ def design_from_forms(pod_form: PodForm, formset: Any) -> Design | None:
     except ValidationError:
         return None
 
-
-GPU_CHOICES = GPU_RESOURCE_CHOICES
 
 # Engine resource names → container form fields (request, limit).
 RESOURCE_FIELDS = {

@@ -15,7 +15,6 @@ from django_htmx.http import replace_url
 from django_htmx.middleware import HtmxDetails
 
 from designer.forms import (
-    GPU_CHOICES,
     ContainerFormSet,
     PodForm,
     design_from_forms,
@@ -33,14 +32,13 @@ from designer.k8s.render import Rendered, render_design
 from designer.k8s.report import PodReport
 from designer.k8s.scheduling import format_resources
 from designer.k8s.workloads import (
+    GPU_RESOURCE_CHOICES,
     WORKLOADS,
-    ContainerDesign,
     Design,
     DesignError,
-    apply_gpu_choice,
-    apply_headroom,
-    apply_size,
+    design_action,
     preset_design,
+    removable,
 )
 from designer.models import SharedDesign
 
@@ -171,46 +169,6 @@ def _unbound(design: Design) -> tuple[PodForm, Any]:
     return PodForm(initial=pod_initial), ContainerFormSet(initial=containers, prefix="c")
 
 
-def apply_action(design: Design, action: str, changed: str = "") -> Design:
-    """The design after an add/remove/preset button; unknown actions change nothing."""
-    design = design.model_copy(deep=True)
-    if action.startswith("add-"):
-        role = action.removeprefix("add-")
-        if role in ("app", "sidecar", "init"):
-            number = sum(1 for c in design.containers if c.role == role) + 1
-            names = {"app": "worker", "sidecar": "sidecar", "init": "init"}
-            design.containers.append(
-                ContainerDesign(
-                    role=role, name=f"{names[role]}-{number}", image="busybox:1.36", gpus=""
-                )
-            )
-    elif action.startswith("remove-"):
-        index = action.removeprefix("remove-")
-        if index.isdigit() and int(index) < len(design.containers):
-            removed = design.containers[int(index)]
-            apps = [c for c in design.containers if c.role == "app"]
-            # A pod needs an app container: the last one stays.
-            if removed.role != "app" or len(apps) > 1:
-                del design.containers[int(index)]
-    elif action == "gpu":
-        design = apply_gpu_choice(design)
-    elif action == "headroom":
-        try:
-            proposal = render_design(design).plan.headroom
-        except DesignError:
-            proposal = None
-        if proposal is not None:
-            design = apply_headroom(design, proposal.limit)
-    elif action == "preset":
-        if changed == "workload":
-            fresh = preset_design(design.workload)
-            fresh.containers += [c for c in design.containers[1:]]
-            design = fresh
-        elif design.size in ("S", "M", "L", "XL"):
-            design = apply_size(design, design.size)
-    return design
-
-
 def _context(request: HttpRequest, pod_form: PodForm, formset: Any, results: Results) -> dict:
     query = urlencode(design_query(results.design)) if results.design else ""
     workload = results.design.workload if results.design else pod_form["workload"].value()
@@ -225,7 +183,7 @@ def _context(request: HttpRequest, pod_form: PodForm, formset: Any, results: Res
                 "form": f,
                 "index": i,
                 "slot_id": f"err-c-{i}",
-                "removable": _removable(results.design, i),
+                "removable": removable(results.design, i) if results.design else True,
                 "path": container_paths[i] if i < len(container_paths) else "",
             }
             for i, f in enumerate(container_forms)
@@ -234,7 +192,7 @@ def _context(request: HttpRequest, pod_form: PodForm, formset: Any, results: Res
         "report": results.report,
         "workload": spec,
         "query": query,
-        "gpu_choices": GPU_CHOICES,
+        "gpu_choices": GPU_RESOURCE_CHOICES,
         "add_actions": [
             ("add-app", _("Add app container")),
             ("add-sidecar", _("Add native sidecar")),
@@ -257,14 +215,6 @@ def _context(request: HttpRequest, pod_form: PodForm, formset: Any, results: Res
         "oob": bool(getattr(request, "htmx", False) and request.htmx.target == "results"),
         "all_slots": _all_slot_ids(pod_form, container_forms, results),
     }
-
-
-def _removable(design: Design | None, index: int) -> bool:
-    """Every container but the pod's only app container can be removed."""
-    if design is None or index >= len(design.containers):
-        return True
-    apps = [c for c in design.containers if c.role == "app"]
-    return design.containers[index].role != "app" or len(apps) > 1
 
 
 def _messages(messages: Any) -> list[str]:
@@ -403,7 +353,7 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
     if "c-TOTAL_FORMS" in data:
         pod_form, formset, design = _bind(data)
         if design is not None and action:
-            design = apply_action(design, action, data.get("changed", ""))
+            design = design_action(design, action, data.get("changed", ""))
             if not request.htmx:
                 # Without JavaScript, a button click lands on the canonical URL so a
                 # reload does not repeat it.

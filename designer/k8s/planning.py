@@ -31,7 +31,6 @@ from designer.k8s.nodefit import (
 from designer.k8s.quantity import Quantity, QuantityError
 from designer.k8s.text import MessageError, gettext_noop
 
-NODE_SOURCES = ("", "catalog", "custom", "manifest")
 MAX_NODE_YAML = 200_000
 
 
@@ -206,6 +205,27 @@ def choose_node(choice: NodeChoice) -> tuple[NodeInfo | None, tuple[str, Message
     return None, None
 
 
+def headroom_proposal(
+    choice: HeadroomChoice, shm: str = ""
+) -> tuple[Headroom | None, tuple[str, Message] | None]:
+    """The memory limit proposed from an observed peak, or the problem with the input."""
+    if not choice.peak.strip():
+        return None, None
+    try:
+        percent = float(choice.percent or "25")
+        return memory_headroom(choice.peak.strip(), percent / 100, shm.strip() or None), None
+    except HeadroomError as exc:
+        message = getattr(exc, "message", None) or _message(
+            gettext_noop("%(error)s"), error=str(exc)
+        )
+        return None, ("headroom.peak", message)
+    except ValueError:
+        return None, (
+            "headroom.percent",
+            _message(gettext_noop("Headroom must be a percentage such as 25.")),
+        )
+
+
 def _memory_capacity(node: NodeInfo | None) -> Quantity | None:
     if node is None:
         return None
@@ -244,18 +264,8 @@ def plan(
             problems[field_name] = _error_message(exc)
             fit_result = fit(pod, node_info, None)
 
-    proposal = None
-    if headroom.peak.strip():
-        try:
-            percent = float(headroom.percent or "25")
-            proposal = memory_headroom(headroom.peak.strip(), percent / 100, shm.strip() or None)
-        except HeadroomError as exc:
-            problems["headroom.peak"] = getattr(exc, "message", None) or _message(
-                gettext_noop("%(error)s"), error=str(exc)
-            )
-        except ValueError:
-            problems["headroom.percent"] = _message(
-                gettext_noop("Headroom must be a percentage such as 25.")
-            )
+    proposal, problem = headroom_proposal(headroom, shm)
+    if problem:
+        problems[problem[0]] = problem[1]
     view = node_view(pod, _memory_capacity(node_info))
     return Plan(sharing, profile, resource, node_info, fit_result, view, proposal, problems)

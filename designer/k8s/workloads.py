@@ -22,7 +22,13 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from designer.k8s.model import Container, Pod
 from designer.k8s.objects import ExportSettings
-from designer.k8s.planning import GpuChoice, HeadroomChoice, NodeChoice, gpu_resource_name
+from designer.k8s.planning import (
+    GpuChoice,
+    HeadroomChoice,
+    NodeChoice,
+    gpu_resource_name,
+    headroom_proposal,
+)
 from designer.k8s.text import MessageError, gettext_noop
 
 WorkloadType = Literal["training", "distributed", "inference", "batch", "preprocessing"]
@@ -632,4 +638,50 @@ def apply_headroom(design: Design, limit: str) -> Design:
     if target.memory_request.strip() == target.memory_limit.strip() and target.memory_request:
         target.memory_request = limit
     target.memory_limit = limit
+    return design
+
+
+def removable(design: Design, index: int) -> bool:
+    """Every container but the pod's only app container can be removed."""
+    if index >= len(design.containers):
+        return False
+    apps = [c for c in design.containers if c.role == "app"]
+    return design.containers[index].role != "app" or len(apps) > 1
+
+
+NEW_CONTAINER_NAMES = {"app": "worker", "sidecar": "sidecar", "init": "init"}
+
+
+def design_action(design: Design, action: str, changed: str = "") -> Design:
+    """The design after a designer button (add/remove a container, apply a preset, a GPU
+    sharing choice or a headroom proposal); unknown actions change nothing."""
+    design = design.model_copy(deep=True)
+    if action.startswith("add-"):
+        role = action.removeprefix("add-")
+        if role in NEW_CONTAINER_NAMES:
+            number = sum(1 for c in design.containers if c.role == role) + 1
+            design.containers.append(
+                ContainerDesign(
+                    role=role,  # type: ignore[arg-type]
+                    name=f"{NEW_CONTAINER_NAMES[role]}-{number}",
+                    image="busybox:1.36",
+                )
+            )
+    elif action.startswith("remove-"):
+        index = action.removeprefix("remove-")
+        if index.isdigit() and removable(design, int(index)):
+            del design.containers[int(index)]
+    elif action == "gpu":
+        design = apply_gpu_choice(design)
+    elif action == "headroom":
+        proposal, _problem = headroom_proposal(design.headroom, design.shm_size)
+        if proposal is not None:
+            design = apply_headroom(design, proposal.limit)
+    elif action == "preset":
+        if changed == "workload":
+            fresh = preset_design(design.workload)
+            fresh.containers += design.containers[1:]
+            design = fresh
+        elif design.size in SIZE_KEYS:
+            design = apply_size(design, design.size)
     return design

@@ -189,3 +189,30 @@ spec:
     assert manifest["spec"]["volumes"] == [
         {"name": "pgdata", "persistentVolumeClaim": {"claimName": "pgdata-db-0"}}
     ]
+
+
+def test_design_actions_add_and_remove_containers_but_keep_the_last_app_container() -> None:
+    from designer.k8s.workloads import design_action
+
+    design = design_action(preset_design("inference"), "add-sidecar")
+    assert [(c.role, c.name) for c in design.containers] == [
+        ("app", "main"),
+        ("sidecar", "sidecar-1"),
+    ]
+    design = design_action(design, "remove-0")  # the only app container stays
+    assert [c.name for c in design.containers] == ["main", "sidecar-1"]
+    design = design_action(design, "remove-1")
+    assert [c.name for c in design.containers] == ["main"]
+    assert design_action(design, "no-such-action") == design
+
+
+def test_the_headroom_action_uses_the_same_proposal_the_page_shows() -> None:
+    from designer.k8s.planning import headroom_proposal
+    from designer.k8s.workloads import design_action
+
+    design = preset_design("inference")
+    design.headroom.peak = "12Gi"
+    proposal, problem = headroom_proposal(design.headroom, design.shm_size)
+    assert problem is None and proposal is not None
+    applied = design_action(design, "headroom")
+    assert applied.containers[0].memory_limit == proposal.limit == "15Gi"
