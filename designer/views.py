@@ -175,6 +175,7 @@ def _context(request: HttpRequest, pod_form: PodForm, formset: Any, results: Res
     spec = WORKLOADS.get(workload or "") or WORKLOADS["training"]
     container_forms = list(formset.forms)
     container_paths = results.design.container_paths() if results.design else []
+    shown = shown_pod_fields(pod_form, results.rendered.kind if results.rendered else "")
     return {
         "pod_form": pod_form,
         "formset": formset,
@@ -214,6 +215,14 @@ def _context(request: HttpRequest, pod_form: PodForm, formset: Any, results: Res
         **_qos_context(results.report),
         "oob": bool(getattr(request, "htmx", False) and request.htmx.target == "results"),
         "all_slots": _all_slot_ids(pod_form, container_forms, results),
+        **{
+            key: [pod_form[name] for name in section if name in shown]
+            for key, section in (
+                ("gpu_fields", GPU_SECTION),
+                ("node_fields", NODE_SECTION),
+                ("export_fields", EXPORT_SECTION),
+            )
+        },
     }
 
 
@@ -299,6 +308,38 @@ HPA_FIELDS = {
     "export_hpa_cpu_utilization",
     "export_hpa_gpu_metric",
 }
+
+
+# The optional fields of each section, in the order the page lists them.
+GPU_SECTION = ("gpu_model", "gpu_memory_gb", "gpu_profile", "gpu_rename_shared")
+NODE_SECTION = (
+    "node_catalog_id",
+    "node_cpu",
+    "node_memory",
+    "node_gpus",
+    "node_gpu_resource",
+    "node_provider",
+    "node_manifest",
+    "node_max_pods",
+    "node_ds_cpu",
+    "node_ds_memory",
+)
+EXPORT_SECTION = (
+    "export_replicas",
+    "export_max_surge",
+    "export_max_unavailable",
+    "export_hpa",
+    "export_hpa_min",
+    "export_hpa_max",
+    "export_hpa_cpu_utilization",
+    "export_hpa_gpu_metric",
+    "export_workers",
+    "export_master_port",
+    "export_job_restart_policy",
+    "export_backoff_limit",
+    "export_ttl_seconds_after_finished",
+    "export_active_deadline_seconds",
+)
 
 
 def shown_pod_fields(pod_form: PodForm, export_kind: str) -> set[str]:
