@@ -29,11 +29,7 @@ import orjson  # noqa: E402
 import yaml  # noqa: E402
 import yaml_rs  # noqa: E402
 
-from designer.k8s.manifest import (  # noqa: E402
-    _needs_quotes,
-    find_workloads,
-    read_documents,
-)
+from designer.k8s.manifest import _needs_quotes, find_workloads, read_documents
 
 _HEX = "0123456789abcdef"
 # k8s.io/apimachinery/pkg/util/rand SafeEncodeString: no vowels, no 0/1/3.

@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from designer.k8s.quantity import Quantity, go_parse_work  # noqa: E402
+from designer.k8s.core import Quantity, go_parse_work
 
 HOSTILE = {
     "1e999999999": "1e999999999",

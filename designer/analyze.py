@@ -46,10 +46,9 @@ from designer.k8s.check import (
     check_text,
     pod_template_manifest,
 )
+from designer.k8s.core import Pod, Quantity, QuantityError
+from designer.k8s.design import GPU_RESOURCE_CHOICES, design_from_pod
 from designer.k8s.manifest import MAX_INPUT_BYTES
-from designer.k8s.model import Pod
-from designer.k8s.quantity import Quantity, QuantityError
-from designer.k8s.workloads import GPU_RESOURCE_CHOICES, design_from_pod
 from designer.models import SharedDesign
 
 PAGE_SIZE = 100

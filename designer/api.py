@@ -23,7 +23,10 @@ from ninja import NinjaAPI, Schema
 from ninja.errors import HttpError
 from pydantic import Field
 
+from designer.k8s.apiserver import pod_from_parts
 from designer.k8s.check import check_text, check_texts
+from designer.k8s.core import Pod
+from designer.k8s.design import Design, DesignError, render_design
 from designer.k8s.manifest import (
     MAX_INPUT_BYTES,
     Document,
@@ -32,8 +35,7 @@ from designer.k8s.manifest import (
     is_hostile,
     read_documents,
 )
-from designer.k8s.model import Pod
-from designer.k8s.nodefit import (
+from designer.k8s.scheduler import (
     PROVIDERS,
     NodeInfo,
     fit,
@@ -41,9 +43,6 @@ from designer.k8s.nodefit import (
     node_from_catalog,
     node_from_manifest,
 )
-from designer.k8s.render import render_design
-from designer.k8s.report import pod_from_parts
-from designer.k8s.workloads import Design, DesignError
 
 REQUEST_FILE = "request"
 MAX_RENDER_BYTES = 2 * 1024 * 1024

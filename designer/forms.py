@@ -17,17 +17,19 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from pydantic import BaseModel, ValidationError
 
-from designer.k8s.gpu import mig_models, sharing_modes
-from designer.k8s.nodefit import catalog_shapes
-from designer.k8s.objects import ExportSettings
-from designer.k8s.planning import GpuChoice, HeadroomChoice, NodeChoice
-from designer.k8s.workloads import (
+from designer.k8s.design import (
     SIZE_KEYS,
     WORKLOADS,
     ContainerDesign,
     Design,
+    ExportSettings,
     ExtraResource,
+    GpuChoice,
+    HeadroomChoice,
+    NodeChoice,
 )
+from designer.k8s.gpu import mig_models, sharing_modes
+from designer.k8s.scheduler import catalog_shapes
 
 MAX_CONTAINERS = 40
 QUANTITY_MAX = 100  # long enough for any real quantity; longer input is refused at the field

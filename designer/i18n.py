@@ -13,11 +13,10 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from designer.k8s.data.gpu_sharing import VENDORS
-from designer.k8s.headroom import F_LIMIT, F_PEAK, F_SHM
-from designer.k8s.nodefit import DEFAULT_PLUGIN
-from designer.k8s.text import Message
-from designer.k8s.workloads import WORKLOADS
+from designer.k8s.core import Message
+from designer.k8s.design import F_LIMIT, F_PEAK, F_SHM, WORKLOADS
+from designer.k8s.gpu import VENDORS
+from designer.k8s.scheduler import DEFAULT_PLUGIN
 
 # Param values that are marked English strings themselves (a device plugin's name, a
 # workload label, a headroom field): translated when they fill a template. Every other

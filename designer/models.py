@@ -8,7 +8,7 @@ import re
 from django.db import models
 from pydantic import ValidationError
 
-from designer.k8s.workloads import Design
+from designer.k8s.design import Design
 
 SHARE_ID = re.compile(r"^[0-9a-f]{12}$")
 

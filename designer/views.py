@@ -24,22 +24,23 @@ from designer.forms import (
     field_for_path,
 )
 from designer.i18n import translate, translate_template
-from designer.k8s.gpu import gpu_count_problem
-from designer.k8s.hints import quantity_hint
-from designer.k8s.objects import settings_field
-from designer.k8s.planning import Plan
-from designer.k8s.render import Rendered, render_design
-from designer.k8s.report import PodReport
-from designer.k8s.scheduling import format_resources
-from designer.k8s.workloads import (
+from designer.k8s.core import format_resources
+from designer.k8s.design import (
     GPU_RESOURCE_CHOICES,
     WORKLOADS,
     Design,
     DesignError,
+    Plan,
+    PodReport,
+    Rendered,
     design_action,
     preset_design,
+    quantity_hint,
     removable,
+    render_design,
+    settings_field,
 )
+from designer.k8s.gpu import gpu_count_problem
 from designer.models import SharedDesign
 
 

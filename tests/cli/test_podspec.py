@@ -155,7 +155,7 @@ def podspec_render(*args: str, stdin: str | None = None) -> subprocess.Completed
 
 
 def test_render_takes_the_same_design_json_as_the_api() -> None:
-    from designer.k8s.workloads import preset_design
+    from designer.k8s.design import preset_design
 
     design = preset_design("distributed")
     result = podspec_render("--format", "json", "-", stdin=design.model_dump_json())

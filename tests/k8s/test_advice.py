@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from designer.k8s.report import pod_report
-from designer.k8s.workloads import ContainerDesign, design_to_pod, preset_design
+from designer.k8s.design import ContainerDesign, design_to_pod, pod_report, preset_design
 
 
 def codes(design) -> list[str]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from designer.k8s.defaults import pod_with_defaults, round_up_to_milli
-from designer.k8s.model import Pod
+from designer.k8s.apiserver import pod_with_defaults, round_up_to_milli
+from designer.k8s.core import Pod
 
 
 def make_pod(

@@ -1,7 +1,7 @@
 """GPU sharing modes, MIG profile selection and GPU counts (designer.k8s.gpu).
 
 Profile tables are NVIDIA's (MIG user guide, "Supported MIG Profiles", and the instance counts
-of mig-parted's default config); see designer/k8s/data/mig_profiles.py.
+of mig-parted's default config); see designer/k8s/gpu/mig_table.py.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import json
 
 import pytest
 
+from designer.k8s.core import Message
 from designer.k8s.gpu import (
     FRACTIONAL_GPU,
-    Message,
     MigProfile,
     gpu_count_problem,
     gpu_resource_for,

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from designer.k8s.headroom import HeadroomError, memory_headroom
-from designer.k8s.quantity import Quantity
+from designer.k8s.core import Quantity
+from designer.k8s.design import HeadroomError, memory_headroom
 
 MI = 1024**2
 GI = 1024**3

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from designer.k8s.hints import quantity_hint
+from designer.k8s.design import quantity_hint
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from designer.k8s import manifest
 from designer.k8s.manifest import (
     MAX_DEPTH,
     MAX_DOCUMENTS,
@@ -30,11 +29,14 @@ from designer.k8s.manifest import (
     ReadError,
     Skipped,
     Workload,
+    _fastpath,
+    _goyaml,
     dump_yaml,
     dump_yaml_all,
     find_workloads,
     load,
     read_documents,
+    reader,
 )
 
 DATA = Path(__file__).parent / "data"
@@ -49,7 +51,7 @@ def read_one(text: str | bytes) -> Any:
 
 def slow(text: str) -> tuple[Any, str | None]:
     """The correct path alone (libyaml events + go-yaml v2 rules)."""
-    return manifest._parse_slow(text, text.encode(), 1)
+    return reader._parse_slow(text, text.encode(), 1)
 
 
 def same(a: Any, b: Any) -> bool:
@@ -917,10 +919,10 @@ def yaml_texts(draw: Any) -> str:
 @given(yaml_texts())
 def test_fast_path_agrees_with_the_correct_path(text: str) -> None:
     expected, error = slow(text)
-    if manifest._needs_correct_path(text.encode()):
+    if _fastpath._needs_correct_path(text.encode()):
         return  # read_documents takes the correct path itself
     try:
-        fast = manifest._parse_fast(text)
+        fast = _fastpath._parse_fast(text)
     except Exception:
         return  # read_documents falls back to the correct path
     assert error is None, (text, error)
@@ -932,10 +934,10 @@ def test_fast_path_agrees_with_the_correct_path(text: str) -> None:
 @given(st.text(alphabet=string.digits + "._-+eExXoObBaAfFiInNyYsS~:_", min_size=1, max_size=7))
 def test_fast_path_agrees_on_any_token(token: str) -> None:
     for text in (f"k: {token}\n", f"{token}: v\n", f"- {token}\n", f"k: {token} # c\n"):
-        if manifest._needs_correct_path(text.encode()):
+        if _fastpath._needs_correct_path(text.encode()):
             continue
         try:
-            fast = manifest._parse_fast(text)
+            fast = _fastpath._parse_fast(text)
         except Exception:
             continue
         assert slow(text) == (fast, None), text
@@ -968,15 +970,15 @@ def test_kubectl_dumps_take_the_fast_path() -> None:
         "status": {"podIP": "10.244.1.7", "restartCount": 0, "ratio": 0.5},
     }
     text = dump_yaml({"apiVersion": "v1", "kind": "List", "items": [pod] * 3})
-    assert not manifest._needs_correct_path(text.encode())
+    assert not _fastpath._needs_correct_path(text.encode())
     assert read_one(text)["items"][0] == pod
 
 
 def test_go_float_formatting() -> None:
     cases32 = {0.1: "0.1", 1.5: "1.5", 1000.0: "1000", 1e20: "1e+20", 1e-5: "1e-05", 0.0: "0"}
     for value, text in cases32.items():
-        assert manifest._go_format_float32_g(value) == text
-    assert manifest._go_format_float32_g(math.inf) == ".inf"
+        assert _goyaml._go_format_float32_g(value) == text
+    assert _goyaml._go_format_float32_g(math.inf) == ".inf"
     cases64 = {
         0.1: "0.1",
         100000.0: "100000",
@@ -989,7 +991,7 @@ def test_go_float_formatting() -> None:
         1.7976931348623157e308: "1.7976931348623157e+308",
     }
     for value, text in cases64.items():
-        assert manifest._go_format_float64_g(value) == text
+        assert _goyaml._go_format_float64_g(value) == text
 
 
 def test_hostile_documents_are_flagged_apart_from_malformed_ones() -> None:

@@ -27,8 +27,8 @@ from typing import Any
 
 import pytest
 
+from designer.k8s.core import Quantity, QuantityError
 from designer.k8s.manifest import QuotedStr, dump_yaml, read_documents
-from designer.k8s.quantity import Quantity, QuantityError
 
 KUBECTL = shutil.which("kubectl")
 

@@ -17,10 +17,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from designer.k8s.model import Pod
-from designer.k8s.node import (
+from designer.k8s.core import Pod, Quantity
+from designer.k8s.kubelet import (
     CPU_WEIGHT_LINEAR_LABEL,
     CPU_WEIGHT_QUADRATIC_LABEL,
+    compute_qos_class,
     cpu_max,
     cpu_weight_linear,
     cpu_weight_quadratic,
@@ -31,8 +32,6 @@ from designer.k8s.node import (
     oom_score_adj,
     pod_cgroup,
 )
-from designer.k8s.qos import compute_qos_class
-from designer.k8s.quantity import Quantity
 
 MI = 1024 * 1024
 GI = 1024 * MI
@@ -669,8 +668,9 @@ def test_no_engine_function_crashes_on_odd_values(entries, sidecar: bool, pod_le
     containers = [{"name": "a", "resources": res}]
     init = [{"name": "s", "resources": res, **(ALWAYS if sidecar else {})}]
     p = pod(containers, init=init, resources=res if pod_level else None, overhead=res.get("limits"))
-    from designer.k8s.qos import pod_qos
-    from designer.k8s.scheduling import effective_limits, effective_requests, format_resources
+    from designer.k8s.core import format_resources
+    from designer.k8s.kubelet import pod_qos
+    from designer.k8s.scheduler import effective_limits, effective_requests
 
     pod_qos(p)
     format_resources(effective_requests(p))

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from designer.k8s.model import Pod
-from designer.k8s.nodefit import (
+from designer.k8s.core import Pod, Quantity
+from designer.k8s.scheduler import (
     NodeInfo,
     catalog_shape,
     catalog_shapes,
@@ -25,7 +25,6 @@ from designer.k8s.nodefit import (
     node_from_manifest,
     tolerates,
 )
-from designer.k8s.quantity import Quantity
 
 GI = 1024**3
 MI = 1024**2

@@ -25,11 +25,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
+from designer.k8s.apiserver import OmitValueError, validate_objects, validate_pod
 from designer.k8s.check import check_texts
-from designer.k8s.export import pod_manifest
-from designer.k8s.manifest import QuotedStr, dump_yaml_all, read_documents
-from designer.k8s.model import Pod
-from designer.k8s.objects import (
+from designer.k8s.core import Pod, go_map
+from designer.k8s.design import (
     COMPLETION_INDEX_FIELD,
     DEFAULT_KINDS,
     EXPORT_KINDS,
@@ -43,30 +42,26 @@ from designer.k8s.objects import (
     MSG_PFP,
     MSG_ROLLOUT_DEFAULT,
     MSG_ROLLOUT_GPU,
-    ExportSettings,
-    OmitValueError,
-    duration_text,
-    effective_kind,
-    explain_export,
-    export_objects,
-    go_map,
-    job_totals,
-    render,
-    rollout_values,
-    settings_field,
-    validate_objects,
-    warn_objects,
-)
-from designer.k8s.report import pod_report
-from designer.k8s.validation import validate_pod
-from designer.k8s.workloads import (
     SIZE_KEYS,
     WORKLOADS,
     ContainerDesign,
     Design,
+    ExportSettings,
     design_to_pod,
+    duration_text,
+    effective_kind,
+    explain_export,
+    export_objects,
+    job_totals,
+    pod_manifest,
+    pod_report,
     preset_design,
+    render_line,
+    rollout_values,
+    settings_field,
+    warn_objects,
 )
+from designer.k8s.manifest import QuotedStr, dump_yaml_all, read_documents
 
 DATA = Path(__file__).parent / "data"
 KUBECTL = shutil.which("kubectl")
@@ -217,7 +212,7 @@ def test_deployment_forces_restart_policy_always_and_says_so() -> None:
     settings_ = ExportSettings(kind="Deployment")
     (deployment,) = export_objects(pod, settings_, "training")
     assert deployment["spec"]["template"]["spec"]["restartPolicy"] == "Always"
-    lines = [render(line) for line in explain_export(settings_, "training", pod)]
+    lines = [render_line(line) for line in explain_export(settings_, "training", pod)]
     assert "The pod's restartPolicy Never becomes Always" in " ".join(lines)
 
 
@@ -240,7 +235,7 @@ def test_cpu_deployment_rolls_out_with_kubernetes_defaults() -> None:
     settings_ = ExportSettings(kind="Deployment")
     lines = explain_export(settings_, "preprocessing", manifest("preprocessing"))
     assert (MSG_ROLLOUT_DEFAULT, {}) in lines
-    assert "maxSurge 25%, maxUnavailable 25%" in render((MSG_ROLLOUT_DEFAULT, {}))
+    assert "maxSurge 25%, maxUnavailable 25%" in render_line((MSG_ROLLOUT_DEFAULT, {}))
 
 
 @pytest.mark.parametrize(
@@ -296,7 +291,7 @@ def test_gpu_metric_is_an_obvious_placeholder() -> None:
     note = hpa["metadata"]["annotations"][GPU_METRIC_ANNOTATION]
     assert note.startswith("PLACEHOLDER") and "adapter" in note
     text = " ".join(
-        render(x)
+        render_line(x)
         for x in explain_export(
             ExportSettings(hpa=True, hpa_gpu_metric=True), "inference", manifest("inference")
         )
@@ -306,7 +301,7 @@ def test_gpu_metric_is_an_obvious_placeholder() -> None:
 
 def test_hpa_explains_requests_and_warns_without_cpu_request() -> None:
     text = " ".join(
-        render(x)
+        render_line(x)
         for x in explain_export(ExportSettings(hpa=True), "inference", manifest("inference"))
     )
     assert "divided by the CPU request (4 per pod here)" in text
@@ -369,7 +364,9 @@ def test_job_with_restart_never_ignores_disruptions() -> None:
 
 
 def test_job_explains_eviction_retries() -> None:
-    text = " ".join(render(x) for x in explain_export(ExportSettings(), "batch", manifest("batch")))
+    text = " ".join(
+        render_line(x) for x in explain_export(ExportSettings(), "batch", manifest("batch"))
+    )
     assert "must tolerate" in text and "evicted" in text
     assert "backoffLimit 6" in text
     assert "podFailurePolicy" in text  # how to keep evictions from using up retries
@@ -463,8 +460,8 @@ def test_indexed_job_totals() -> None:
     }
     line = (MSG_INDEXED_TOTAL_GPU, {"workers": 4, "gpus": 8, "total": 32})
     assert line in explain_export(settings_, "distributed", pod)
-    assert render(line) == "4 workers × 8 GPUs = 32 GPUs"
-    text = " ".join(render(x) for x in explain_export(settings_, "distributed", pod))
+    assert render_line(line) == "4 workers × 8 GPUs = 32 GPUs"
+    text = " ".join(render_line(x) for x in explain_export(settings_, "distributed", pod))
     assert "gang scheduler" in text and "32 GPUs fit at once" in text
 
 
@@ -496,12 +493,12 @@ def test_every_explanation_renders(workload: str, overrides: dict) -> None:
     for template, params in lines:
         assert isinstance(template, str) and template
         json.dumps(params)  # travels in the JSON API
-        assert "%(" not in render((template, params))
+        assert "%(" not in render_line((template, params))
 
 
 def test_a_non_default_kind_says_what_is_usual() -> None:
     lines = explain_export(ExportSettings(kind="Pod"), "batch", manifest("batch"))
-    assert render(lines[1]) == (
+    assert render_line(lines[1]) == (
         "Exported as Pod; the usual choice for Batch / offline inference is Job."
     )
 
@@ -594,7 +591,7 @@ def test_valid_settings_give_valid_objects(**kw: Any) -> None:
     for obj in objects:
         kubernetes_validate.validate(obj, K8S_VERSION, strict=True)
     for template, params in explain_export(settings_, kw["workload"], pod):
-        render((template, params))
+        render_line((template, params))
 
 
 @settings(max_examples=80, deadline=None)
@@ -628,7 +625,7 @@ def test_any_settings_never_crash(
     validate_objects(objects)
     warn_objects(objects)
     for line in explain_export(settings_, "distributed", pod):
-        render(line)
+        render_line(line)
     job_totals(pod, settings_, "distributed")
 
 
@@ -1240,7 +1237,7 @@ def test_template_warnings_carry_the_objects_index() -> None:
 
 def test_design_round_trip_keeps_the_export_valid() -> None:
     """A design started from an imported pod still exports valid objects of each kind."""
-    from designer.k8s.workloads import design_from_pod
+    from designer.k8s.design import design_from_pod
 
     imported = Pod.model_validate(
         {

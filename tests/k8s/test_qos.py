@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from designer.k8s.model import Pod
-from designer.k8s.qos import (
+from designer.k8s.core import Pod
+from designer.k8s.kubelet import (
     BEST_EFFORT,
     BURSTABLE,
     GUARANTEED,
@@ -277,7 +277,7 @@ def test_unreadable_container_value_is_ignored_when_pod_level_values_decide() ->
 
 def _per_resource_class(pod: Pod) -> str:
     """requirementsQOS/resourceQOS of the current Kubernetes source, container level."""
-    from designer.k8s.scheduling import parse_resources
+    from designer.k8s.core import parse_resources
 
     def requirements(c) -> str:  # noqa: ANN001
         if not c.requests and not c.limits:
@@ -337,7 +337,7 @@ def _valid_containers(draw) -> list[dict]:  # noqa: ANN001
 @given(_valid_containers())
 def test_summed_and_per_resource_algorithms_agree_on_valid_pods(containers: list[dict]) -> None:
     pod = make_pod(containers)
-    from designer.k8s.defaults import pod_with_defaults
+    from designer.k8s.apiserver import pod_with_defaults
 
     defaulted = pod_with_defaults(pod)
     assert compute_qos_class(defaulted) == _per_resource_class(defaulted)

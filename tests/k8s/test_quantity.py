@@ -19,7 +19,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from designer.k8s.quantity import (
+from designer.k8s.core import (
     BINARY_SI,
     DECIMAL_EXPONENT,
     DECIMAL_SI,
@@ -32,7 +32,6 @@ from designer.k8s.quantity import (
     QuantityError,
     canonical,
     go_parse_work,
-    parse_quantity,
 )
 
 P = Quantity.parse
@@ -180,7 +179,7 @@ def test_each_measured_value_is_stored_as_kubectl_stores_it(text: str, stored: s
 @pytest.mark.parametrize(("text", "message"), REJECTED)
 def test_each_measured_rejection_carries_gos_message(text: str, message: str) -> None:
     with pytest.raises(QuantityError) as info:
-        parse_quantity(text)
+        Quantity.parse(text)
     assert str(info.value) == message
 
 

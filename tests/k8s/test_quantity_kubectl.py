@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from designer.k8s.quantity import ERR_GO_PANIC, Quantity, QuantityError
+from designer.k8s.core import ERR_GO_PANIC, Quantity, QuantityError
 
 KUBECTL = shutil.which("kubectl")
 

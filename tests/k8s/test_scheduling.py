@@ -12,11 +12,10 @@ from typing import Any
 
 import pytest
 
-from designer.k8s.model import Pod
-from designer.k8s.scheduling import (
+from designer.k8s.core import Pod, format_resources
+from designer.k8s.scheduler import (
     effective_limits,
     effective_requests,
-    format_resources,
     request_phases,
     scoring_requests,
 )

@@ -10,17 +10,17 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from designer.k8s.model import Pod
-from designer.k8s.quantity import Quantity, QuantityError
-from designer.k8s.validation import (
+from designer.k8s.apiserver import ValidationResult, validate_pod
+from designer.k8s.core import (
     FieldError,
     FieldWarning,
+    Pod,
+    Quantity,
+    QuantityError,
     Unquoted,
-    ValidationResult,
     go_quote,
     is_dns1123_label,
     is_qualified_name,
-    validate_pod,
 )
 
 DATA = Path(__file__).parent / "data"

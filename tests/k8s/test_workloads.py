@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-from designer.k8s.export import pod_manifest
-from designer.k8s.model import Pod
-from designer.k8s.qos import pod_qos
-from designer.k8s.validation import validate_pod
-from designer.k8s.workloads import (
+from designer.k8s.apiserver import validate_pod
+from designer.k8s.core import Pod
+from designer.k8s.design import (
     SIZE_KEYS,
     WORKLOADS,
     ContainerDesign,
     apply_size,
     design_from_pod,
     design_to_pod,
+    pod_manifest,
     preset_design,
 )
+from designer.k8s.kubelet import pod_qos
 
 EXPECTED_QOS = {
     "training": {"Guaranteed"},
@@ -192,7 +192,7 @@ spec:
 
 
 def test_design_actions_add_and_remove_containers_but_keep_the_last_app_container() -> None:
-    from designer.k8s.workloads import design_action
+    from designer.k8s.design import design_action
 
     design = design_action(preset_design("inference"), "add-sidecar")
     assert [(c.role, c.name) for c in design.containers] == [
@@ -207,8 +207,7 @@ def test_design_actions_add_and_remove_containers_but_keep_the_last_app_containe
 
 
 def test_the_headroom_action_uses_the_same_proposal_the_page_shows() -> None:
-    from designer.k8s.planning import headroom_proposal
-    from designer.k8s.workloads import design_action
+    from designer.k8s.design import design_action, headroom_proposal
 
     design = preset_design("inference")
     design.headroom.peak = "12Gi"

@@ -17,9 +17,8 @@ from hypothesis import strategies as st
 
 from designer.api import CheckResultOut, RenderOut
 from designer.k8s.check import check_texts
-from designer.k8s.export import pod_yaml
+from designer.k8s.design import Design, design_to_pod, pod_yaml, preset_design
 from designer.k8s.manifest import MAX_INPUT_BYTES
-from designer.k8s.workloads import Design, design_to_pod, preset_design
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 

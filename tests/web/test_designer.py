@@ -10,7 +10,7 @@ import yaml
 from django.test import Client
 
 from designer.forms import design_query, encode_blob
-from designer.k8s.workloads import ContainerDesign, preset_design
+from designer.k8s.design import ContainerDesign, preset_design
 
 pytestmark = pytest.mark.django_db
 

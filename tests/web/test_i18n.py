@@ -22,11 +22,10 @@ from django.utils import translation
 
 from designer.forms import design_query
 from designer.i18n import translate
-from designer.k8s import node, qos
-from designer.k8s.data.gpu_sharing import SHARING_MODES
-from designer.k8s.model import Pod
-from designer.k8s.quantity import Quantity
-from designer.k8s.workloads import WORKLOADS, preset_design
+from designer.k8s.core import Pod, Quantity
+from designer.k8s.design import WORKLOADS, preset_design
+from designer.k8s.gpu import SHARING_MODES
+from designer.k8s.kubelet import node_view, oom, qos, view
 
 pytestmark = pytest.mark.django_db
 
@@ -221,8 +220,9 @@ def engine_templates() -> list[str]:
     """Engine strings the pages show, marked with gettext_noop."""
     texts = [*qos.EVICTION_PRIORITY.values(), *qos.R_GUARANTEED.values()]
     texts += _constants(qos, ("R_", "WHO_", "QOS_UNKNOWN"))
-    texts += _constants(node, ("OOM_", "THROTTLE_", "EVICTION_", "PRIORITY_", "NOTE_"))
-    texts += [node.CPU_WEIGHT_NOTE, node.POD_CPU_WEIGHT_NOTE, node.LIST_JOIN]
+    texts += _constants(oom, ("OOM_",))
+    texts += _constants(view, ("THROTTLE_", "EVICTION_", "PRIORITY_", "NOTE_"))
+    texts += [view.CPU_WEIGHT_NOTE, view.POD_CPU_WEIGHT_NOTE, view.LIST_JOIN]
     for spec in WORKLOADS.values():
         texts += [spec.label, *spec.rationale]
     for mode in SHARING_MODES.values():
@@ -298,7 +298,7 @@ def test_qos_reasons_render_to_their_english_message_and_translate(index: int) -
 @pytest.mark.parametrize("index", range(len(PODS)))
 def test_node_texts_render_to_their_english_text_and_translate(index: int) -> None:
     for capacity in (None, Quantity.parse("64Gi")):
-        view = node.node_view(PODS[index], capacity)
+        view = node_view(PODS[index], capacity)
         pairs = [
             (view.eviction_order_message, view.eviction_order),
             (view.throttling_message, view.throttling_reason),

@@ -17,12 +17,11 @@ import orjson
 from django.core.management.base import BaseCommand, CommandParser
 from pydantic import ValidationError
 
+from designer.k8s.apiserver import pod_from_parts
 from designer.k8s.check import TEMPLATE_KINDS_WORKLOAD, check_texts, pod_template_manifest
+from designer.k8s.core import ERROR_TYPE_TEXT
+from designer.k8s.design import WORKLOADS, Design, design_from_pod, render_design
 from designer.k8s.manifest import MAX_INPUT_BYTES, load
-from designer.k8s.render import render_design
-from designer.k8s.report import pod_from_parts
-from designer.k8s.validation import ERROR_TYPE_TEXT
-from designer.k8s.workloads import WORKLOADS, Design, design_from_pod
 
 # The web and API cap input at 20 MB; a local file may be a much larger cluster dump.
 CLI_MAX_BYTES = 512 * 1024 * 1024

@@ -1,0 +1,486 @@
+"""The API server's validation of a Pod's resource-related fields, with its paths and wording.
+
+Mirrors, for what this product edits, kubernetes/kubernetes (1.34+, current master):
+
+* pkg/apis/core/validation/validation.go: ``ValidatePodCreate`` / ``ValidatePodTemplateSpec``
+  -> ``ValidateObjectMeta`` (name, generateName, namespace, labels) -> ``ValidatePodSpec``:
+  ``validateContainers``, ``validateInitContainers``, ``validateEphemeralContainers``
+  (names, image, restartPolicy, sidecar-only fields), ``validateContainerCommon`` ->
+  ``ValidateContainerResourceRequirements`` -> ``validateResourceRequirements``
+  (``validateContainerResourceName``, ``ValidateResourceQuantityValue``, request/limit
+  relations, hugepages), ``validatePodResources`` (pod-level ``spec.resources``, KEP-2837,
+  beta and on by default since 1.34) with ``validatePodResourceConsistency``,
+  ``validateRestartPolicy``, ``validateDNSPolicy``, ``validateOverhead``;
+* pkg/apis/core/helper/helpers.go: the resource-name predicates;
+* staging/src/k8s.io/apimachinery: ``IsDNS1123Label`` / ``IsDNS1123Subdomain`` /
+  ``IsQualifiedName`` (label keys) / ``IsValidLabelValue`` and ``field.Error.Error()``;
+* pkg/api/pod/warnings.go: the resource warnings (fractional bytes) and a cheap other one.
+
+As the API server does, the *defaulted* pod is validated (a limit without a request has
+already become the request). Errors come in the order the Go code appends them; where Go
+ranges over a map (a ResourceList, labels) the order is random, and we use manifest order.
+
+One deliberate difference: the API server refuses a value that is not a quantity while
+decoding the whole object ("quantities must match the regular expression ..."). We report
+it as a ``FieldValueInvalid`` at the value's own path (as written by the user) and go on,
+so every other problem is reported too. Quantities quoted in messages are printed as Go's
+``Quantity.String()`` prints them (canonical: ``0.5`` -> ``500m``), as kubectl shows them.
+
+Choices where the Go source leaves room:
+
+* ``validatePodResourceConsistency`` (as read) compares *every* aggregated container request
+  with the pod-level request, which would refuse any GPU or ephemeral-storage request in a
+  pod with ``spec.resources``; we compare only the resources that exist at pod level (cpu,
+  memory, hugepages-*). A supported resource missing at pod level counts as 0, as in Go.
+* Pod-level hugepages are supported (current master, KEP-2837); see POD_LEVEL_RESOURCES.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from designer.k8s.apiserver.defaults import pod_with_defaults
+from designer.k8s.apiserver.resources import (
+    _ParsedList,
+    validate_pod_resource_name,
+    validate_resource_requirements,
+)
+from designer.k8s.core import (
+    Container,
+    FieldError,
+    FieldWarning,
+    Pod,
+    PodSpec,
+    Quantity,
+    ResourceRequirements,
+    aggregate_container_resources,
+    child,
+    duplicate,
+    forbidden,
+    go_quote,
+    go_scaled_value,
+    index,
+    invalid,
+    is_dns1123_label,
+    is_qualified_name,
+    is_supported_pod_level_resource,
+    is_valid_label_value,
+    key,
+    name_is_dns_label,
+    name_is_dns_subdomain,
+    not_found,
+    not_supported,
+    required,
+)
+
+# validateRestartPolicy / validateInitContainerRestartPolicy: the order Go lists them in.
+SUPPORTED_POD_RESTART_POLICIES = ("Always", "OnFailure", "Never")
+SUPPORTED_INIT_CONTAINER_RESTART_POLICIES = ("Always",)
+# validatePullPolicy (sets.List: sorted), validateContainerCommon, validateDNSPolicy.
+SUPPORTED_PULL_POLICIES = ("Always", "IfNotPresent", "Never")
+SUPPORTED_TERMINATION_MESSAGE_POLICIES = ("File", "FallbackToLogsOnError")
+SUPPORTED_DNS_POLICIES = ("ClusterFirstWithHostNet", "ClusterFirst", "Default", "None")
+
+# Fields a plain init container may not set (only a restartPolicy: Always sidecar may).
+SIDECAR_ONLY_FIELDS = ("lifecycle", "livenessProbe", "readinessProbe", "startupProbe")
+# validateFieldAllowList over EphemeralContainerCommon, in struct order: the disallowed ones.
+EPHEMERAL_FORBIDDEN_FIELDS = (
+    "ports",
+    "resources",
+    "resizePolicy",
+    "restartPolicy",
+    "livenessProbe",
+    "readinessProbe",
+    "startupProbe",
+    "lifecycle",
+)
+
+# warnings.go: the resources whose value is a byte count.
+BYTE_RESOURCES = ("memory", "ephemeral-storage")
+MSG_NAME_REQUIRED = "name or generateName is required"
+MSG_GE_AGGREGATE = "must be greater than or equal to aggregate container requests of {value}"
+MSG_LE_POD_LIMIT = "must be less than or equal to pod limits of {value}"
+MSG_NOT_FOR_NON_INIT = "may not be set for non-init containers"
+MSG_NOT_FOR_PLAIN_INIT = "may not be set for init containers without restartPolicy=Always"
+MSG_EPHEMERAL_FIELD = "cannot be set for an Ephemeral Container"
+MSG_EPHEMERAL_ON_CREATE = "cannot be set on create"
+MSG_EPHEMERAL_IN_TEMPLATE = "ephemeral containers not allowed in pod template"
+MSG_POD_LEVEL_CLAIMS = "claims cannot be set for Resources at pod-level"
+MSG_IMAGE_WHITESPACE = "must not have leading or trailing whitespace"
+MSG_FRACTIONAL_BYTE = "fractional byte value {value} is invalid, must be an integer"
+MSG_NEGATIVE_GRACE = "must be >= 0; negative values are invalid and will be treated as 1"
+
+
+@dataclass(frozen=True)
+class ValidationResult:
+    errors: list[FieldError] = field(default_factory=list)
+    warnings: list[FieldWarning] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+# --- metadata ------------------------------------------------------------------------------
+
+
+def validate_labels(labels: Mapping[str, Any] | None, path: str) -> list[FieldError]:
+    """unversionedvalidation.ValidateLabels: every key a qualified name, values label values."""
+    errs: list[FieldError] = []
+    for k, v in (labels or {}).items():
+        errs += [invalid(path, k, msg) for msg in is_qualified_name(k)]
+        text = v if isinstance(v, str) else str(v)
+        errs += [invalid(path, text, msg) for msg in is_valid_label_value(text)]
+    return errs
+
+
+def validate_object_meta(pod: Pod, path: str) -> list[FieldError]:
+    """ValidateObjectMeta(meta, requiresNamespace=true, ValidatePodName): the parts we model.
+
+    A missing namespace is not an error here: ``kubectl apply`` sends the context's one.
+    """
+    meta = pod.metadata
+    errs: list[FieldError] = []
+    extra = meta.model_extra or {}
+    generate_name = extra.get("generateName")
+    if isinstance(generate_name, str) and generate_name:
+        for msg in name_is_dns_subdomain(generate_name, prefix=True):
+            errs.append(invalid(child(path, "generateName"), generate_name, msg))
+    if not meta.name:
+        # With a generateName the server generates the name before validating it.
+        if not (isinstance(generate_name, str) and generate_name):
+            errs.append(required(child(path, "name"), MSG_NAME_REQUIRED))
+    else:
+        errs += [
+            invalid(child(path, "name"), meta.name, m) for m in name_is_dns_subdomain(meta.name)
+        ]
+    if meta.namespace:
+        ns_path = child(path, "namespace")
+        errs += [invalid(ns_path, meta.namespace, m) for m in name_is_dns_label(meta.namespace)]
+    errs += validate_labels(meta.labels, child(path, "labels"))
+    return errs
+
+
+# --- containers ----------------------------------------------------------------------------
+
+
+def _extra(model: Any) -> dict[str, Any]:
+    return getattr(model, "model_extra", None) or {}
+
+
+def _set(model: Any, name: str) -> bool:
+    """The manifest sets the (untyped) field to something other than null/empty."""
+    value = _extra(model).get(name)
+    return value is not None and value != {} and value != []
+
+
+def validate_container_common(
+    c: Container, path: str, original: Container | None
+) -> list[FieldError]:
+    """validateContainerCommon: name, image, policies, resources (the parts we model)."""
+    errs: list[FieldError] = []
+    name = c.name or ""
+    name_path = child(path, "name")
+    if not name:
+        errs.append(required(name_path))
+    else:
+        errs += [invalid(name_path, name, msg) for msg in is_dns1123_label(name)]
+    if not c.image:
+        errs.append(required(child(path, "image")))
+    # Defaulting fills an empty terminationMessagePolicy / imagePullPolicy.
+    tmp = _extra(c).get("terminationMessagePolicy")
+    if tmp and tmp not in SUPPORTED_TERMINATION_MESSAGE_POLICIES:
+        tmp_path = child(path, "terminationMessagePolicy")
+        errs.append(not_supported(tmp_path, tmp, SUPPORTED_TERMINATION_MESSAGE_POLICIES))
+    pull = _extra(c).get("imagePullPolicy")
+    if pull and pull not in SUPPORTED_PULL_POLICIES:
+        errs.append(not_supported(child(path, "imagePullPolicy"), pull, SUPPORTED_PULL_POLICIES))
+    errs += validate_resource_requirements(
+        c.resources,
+        child(path, "resources"),
+        original=original.resources if original is not None else None,
+    )
+    return errs
+
+
+def validate_containers(
+    spec: PodSpec, original: PodSpec, path: str
+) -> tuple[list[FieldError], list[str]]:
+    """validateContainers; also returns every name seen (for the init/ephemeral checks)."""
+    if not spec.containers:
+        return [required(path)], []
+    errs: list[FieldError] = []
+    names: list[str] = []
+    for i, c in enumerate(spec.containers):
+        p = index(path, i)
+        errs += validate_container_common(c, p, _nth(original.containers, i))
+        name = c.name or ""
+        # Unique among app containers; collisions with init/ephemeral names are reported
+        # on those (so no error is reported twice).
+        if name in names:
+            errs.append(duplicate(child(p, "name"), name))
+        else:
+            names.append(name)
+        if c.restart_policy is not None:
+            errs.append(forbidden(child(p, "restartPolicy"), MSG_NOT_FOR_NON_INIT))
+    return errs, names
+
+
+def validate_init_containers(
+    spec: PodSpec, original: PodSpec, path: str, app_names: list[str]
+) -> list[FieldError]:
+    """validateInitContainers: sidecars (restartPolicy: Always) and plain init containers."""
+    errs: list[FieldError] = []
+    names = list(app_names)
+    for i, c in enumerate(spec.init_list):
+        p = index(path, i)
+        errs += validate_container_common(c, p, _nth(original.init_list, i))
+        sidecar = False
+        if c.restart_policy is not None:
+            if c.restart_policy not in SUPPORTED_INIT_CONTAINER_RESTART_POLICIES:
+                errs.append(
+                    not_supported(
+                        child(p, "restartPolicy"),
+                        c.restart_policy,
+                        SUPPORTED_INIT_CONTAINER_RESTART_POLICIES,
+                    )
+                )
+            sidecar = c.restart_policy == "Always"
+        name = c.name or ""
+        if name in names:
+            errs.append(duplicate(child(p, "name"), name))
+        elif name:
+            names.append(name)
+        if not sidecar:
+            # Probes and lifecycle hooks only make sense for a container that keeps running.
+            for fld in SIDECAR_ONLY_FIELDS:
+                if _extra(c).get(fld) is not None:
+                    errs.append(forbidden(child(p, fld), MSG_NOT_FOR_PLAIN_INIT))
+    return errs
+
+
+def validate_ephemeral_containers(spec: PodSpec, path: str) -> list[FieldError]:
+    """validateEphemeralContainers: names unique across *all* containers, few fields allowed."""
+    raw = _extra(spec).get("ephemeralContainers")
+    if not isinstance(raw, list) or not raw:
+        return []
+    errs: list[FieldError] = []
+    others = {c.name or "" for c in [*spec.containers, *spec.init_list]}
+    all_names = set(others)
+    for i, item in enumerate(raw):
+        p = index(path, i)
+        if not isinstance(item, dict):
+            errs.append(FieldError(p, "FieldValueTypeInvalid", "expected an object", item))
+            continue
+        try:
+            c = Container.model_validate(item)
+        except ValidationError:  # a badly typed field: report the container only
+            errs.append(FieldError(p, "FieldValueTypeInvalid", "expected a container", ""))
+            continue
+        errs += validate_container_common(c, p, c)
+        errs += _container_only_for_pod(c, p)
+        name = c.name or ""
+        if name in all_names:
+            errs.append(duplicate(child(p, "name"), name))
+        else:
+            all_names.add(name)
+        target = item.get("targetContainerName")
+        if isinstance(target, str) and target and target not in others:
+            errs.append(not_found(child(p, "targetContainerName"), target))
+        for fld in EPHEMERAL_FORBIDDEN_FIELDS:
+            value = item.get(fld)
+            if value is not None and value != {} and value != []:
+                errs.append(forbidden(child(p, fld), MSG_EPHEMERAL_FIELD))
+    return errs
+
+
+def _container_only_for_pod(c: Container, path: str) -> list[FieldError]:
+    """validateContainerOnlyForPod: only for pods, not templates (backwards compatibility)."""
+    image = c.image or ""
+    if len(image) != len(image.strip()):
+        return [invalid(child(path, "image"), image, MSG_IMAGE_WHITESPACE)]
+    return []
+
+
+def _nth(items: list[Container], i: int) -> Container | None:
+    return items[i] if i < len(items) else None
+
+
+# --- pod-level resources -------------------------------------------------------------------
+
+
+def validate_pod_resources(pod: Pod, original: Pod, path: str) -> list[FieldError]:
+    """validatePodResources: names/values (pod-level rules) then consistency with containers."""
+    res = pod.spec.resources
+    if res is None:
+        return []
+    errs: list[FieldError] = []
+    if _extra(res).get("claims") is not None:
+        errs.append(forbidden(child(path, "claims"), MSG_POD_LEVEL_CLAIMS))
+    errs += validate_resource_requirements(
+        res, path, name_fn=validate_pod_resource_name, original=original.spec.resources
+    )
+    errs += validate_pod_resource_consistency(pod, path)
+    return errs
+
+
+def validate_pod_resource_consistency(pod: Pod, path: str) -> list[FieldError]:
+    """validatePodResourceConsistency.
+
+    Pod-level requests >= the containers' aggregated (sidecar-aware) requests; each app
+    container's limit <= the pod-level limit. The container path is Go's, oddly shaped:
+    ``spec.resources.containers[0][cpu].limits``.
+    """
+
+    res = pod.spec.resources or ResourceRequirements()
+    errs: list[FieldError] = []
+    pod_requests = _ParsedList(res.requests, {}).parsed
+    req_path = child(path, "requests")
+    zero = Quantity.parse("0")
+    for name, aggregated in aggregate_container_resources(pod, "requests").items():
+        # Only resources that exist at pod level are compared (see the module docstring).
+        if not is_supported_pod_level_resource(name):
+            continue
+        if name in (res.requests or {}) and name not in pod_requests:
+            continue  # unreadable: already reported
+        pod_value = pod_requests.get(name, zero)
+        if aggregated > pod_value:
+            detail = MSG_GE_AGGREGATE.format(value=aggregated.canonical())
+            errs.append(invalid(key(req_path, name), pod_value.canonical(), detail))
+    pod_limits = _ParsedList(res.limits, {}).parsed
+    for i, c in enumerate(pod.spec.containers):
+        for name, q in _ParsedList(c.limits, {}).parsed.items():
+            if name not in pod_limits:
+                continue
+            if q > pod_limits[name]:
+                fld = child(key(index(child(path, "containers"), i), name), "limits")
+                detail = MSG_LE_POD_LIMIT.format(value=pod_limits[name].canonical())
+                errs.append(invalid(fld, q.canonical(), detail))
+    return errs
+
+
+# --- the pod spec --------------------------------------------------------------------------
+
+
+def validate_pod_spec(pod: Pod, original: Pod, path: str) -> list[FieldError]:
+    """ValidatePodSpec, in its order, for the fields we model."""
+    spec, orig = pod.spec, original.spec
+    errs, app_names = validate_containers(spec, orig, child(path, "containers"))
+    errs += validate_init_containers(spec, orig, child(path, "initContainers"), app_names)
+    errs += validate_ephemeral_containers(spec, child(path, "ephemeralContainers"))
+    errs += validate_pod_resources(pod, original, child(path, "resources"))
+
+    # Defaulting turns an empty restartPolicy / dnsPolicy into Always / ClusterFirst.
+    restart = spec.restart_policy or "Always"
+    if restart not in SUPPORTED_POD_RESTART_POLICIES:
+        errs.append(
+            not_supported(child(path, "restartPolicy"), restart, SUPPORTED_POD_RESTART_POLICIES)
+        )
+    dns = _extra(spec).get("dnsPolicy")
+    if dns and dns not in SUPPORTED_DNS_POLICIES:
+        errs.append(not_supported(child(path, "dnsPolicy"), dns, SUPPORTED_DNS_POLICIES))
+    errs += validate_labels(spec.node_selector, child(path, "nodeSelector"))
+    if spec.priority_class_name:
+        pc_path = child(path, "priorityClassName")
+        errs += [
+            invalid(pc_path, spec.priority_class_name, m)
+            for m in name_is_dns_subdomain(spec.priority_class_name)
+        ]
+    if spec.overhead is not None:
+        # validateOverhead reuses the container rules on {limits: overhead}: hence the
+        # ``spec.overhead.limits[cpu]`` paths.
+        errs += validate_resource_requirements(
+            ResourceRequirements(limits=spec.overhead),
+            child(path, "overhead"),
+            original=ResourceRequirements(limits=orig.overhead),
+        )
+    return errs
+
+
+# --- warnings (pkg/api/pod/warnings.go) ----------------------------------------------------
+
+
+def _fractional_byte_warnings(resources: Mapping[str, Any] | None, path: str) -> list[FieldWarning]:
+    out = []
+    parsed = _ParsedList(dict(resources or {}), {}).parsed
+    for name in BYTE_RESOURCES:
+        q = parsed.get(name)
+        if q is not None and go_scaled_value(q, milli=True) % 1000 != 0:
+            message = MSG_FRACTIONAL_BYTE.format(value=go_quote(q.canonical()))
+            out.append(FieldWarning(key(path, name), message))
+    return out
+
+
+def pod_warnings(pod: Pod, spec_path: str) -> list[FieldWarning]:
+    """warningsForPodSpecAndMeta: the resource warnings, plus negative grace periods."""
+    spec = pod.spec
+    out = _fractional_byte_warnings(spec.overhead, child(spec_path, "overhead"))
+    # VisitContainersWithPath: init containers, app containers, then ephemeral containers.
+    visited = [(child(spec_path, "initContainers"), c) for c in spec.init_list]
+    visited = [(index(p, i), c) for i, (p, c) in enumerate(visited)]
+    visited += [
+        (index(child(spec_path, "containers"), i), c) for i, c in enumerate(spec.containers)
+    ]
+    for p, c in visited:
+        res_path = child(p, "resources")
+        for name in BYTE_RESOURCES:
+            for kind, values in (("limits", c.limits), ("requests", c.requests)):
+                out += _fractional_byte_warnings(
+                    {name: values[name]} if name in values else {}, child(res_path, kind)
+                )
+    grace = _extra(spec).get("terminationGracePeriodSeconds")
+    if isinstance(grace, int) and not isinstance(grace, bool) and grace < 0:
+        out.append(
+            FieldWarning(child(spec_path, "terminationGracePeriodSeconds"), MSG_NEGATIVE_GRACE)
+        )
+    return out
+
+
+# --- entry point ---------------------------------------------------------------------------
+
+
+def validate_pod(
+    pod: Pod,
+    *,
+    spec_path: str = "spec",
+    metadata_path: str = "metadata",
+    template: bool = False,
+) -> ValidationResult:
+    """Validate ``pod`` as ``kubectl apply`` would have the API server do it.
+
+    ``template=True`` validates a pod template inside a workload (ValidatePodTemplateSpec):
+    no name is required, labels are at ``<template>.labels`` (Go's path: when
+    ``metadata_path`` is left at its default it is derived from ``spec_path``, e.g.
+    ``spec.template.spec`` -> ``spec.template.labels``), and ephemeral containers are
+    forbidden. Workload-specific rules (e.g. a Deployment's restartPolicy) are not checked.
+    """
+
+    defaulted = pod_with_defaults(pod)
+    errors: list[FieldError] = []
+    if template:
+        base = metadata_path
+        if metadata_path == "metadata" and spec_path.endswith(".spec"):
+            base = spec_path[: -len(".spec")]
+        errors += validate_labels(pod.metadata.labels, child(base, "labels"))
+        errors += validate_pod_spec(defaulted, pod, spec_path)
+        if _set(defaulted.spec, "ephemeralContainers"):
+            ephemeral = child(spec_path, "ephemeralContainers")
+            errors.append(forbidden(ephemeral, MSG_EPHEMERAL_IN_TEMPLATE))
+    else:
+        # ValidatePodCreate -> validatePodMetadataAndSpec, then the create-only checks.
+        errors += validate_object_meta(defaulted, metadata_path)
+        errors += validate_pod_spec(defaulted, pod, spec_path)
+        for list_path, containers in (
+            (child(spec_path, "containers"), defaulted.spec.containers),
+            (child(spec_path, "initContainers"), defaulted.spec.init_list),
+        ):
+            for i, c in enumerate(containers):
+                errors += _container_only_for_pod(c, index(list_path, i))
+        if _set(defaulted.spec, "ephemeralContainers"):
+            ephemeral = child(spec_path, "ephemeralContainers")
+            errors.append(forbidden(ephemeral, MSG_EPHEMERAL_ON_CREATE))
+    return ValidationResult(errors=errors, warnings=pod_warnings(defaulted, spec_path))

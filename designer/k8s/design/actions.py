@@ -1,0 +1,104 @@
+"""What the designer's buttons do to a design: add or remove containers, apply a preset, a GPU
+sharing choice or a headroom proposal."""
+
+from __future__ import annotations
+
+from designer.k8s.core import Quantity, QuantityError
+from designer.k8s.design.model import ContainerDesign, Design, apply_size, preset_design
+from designer.k8s.design.planning import gpu_resource_name, headroom_proposal
+from designer.k8s.design.workload_types import SIZE_KEYS
+
+
+def gpu_container(design: Design) -> ContainerDesign | None:
+    """The container the GPU sharing choice applies to: the first app container with GPUs,
+    else the first app container."""
+    apps = [c for c in design.containers if c.role == "app"]
+    return next((c for c in apps if c.gpus.strip()), apps[0] if apps else None)
+
+
+def apply_gpu_choice(design: Design) -> Design:
+    """Set the GPU container's resource name (and a whole count) for the sharing choice."""
+    design = design.model_copy(deep=True)
+    name, profile, problem = gpu_resource_name(design.gpu)
+    target = gpu_container(design)
+    if problem or name is None or target is None:
+        return design
+    if profile is not None:
+        design.gpu.profile = profile.name
+    target.gpu_resource = name
+    count = target.gpus.strip()
+    if not count.isdigit() or int(count) == 0:
+        # Shared GPUs are still whole units of the advertised resource.
+        target.gpus = "1"
+    return design
+
+
+def apply_headroom(design: Design, limit: str) -> Design:
+    """Set the main container's memory limit to ``limit``. A request that equalled the old
+    limit (a Guaranteed design) follows it, so the QoS class does not change by surprise, and
+    a request above the new limit comes down to it (the API server refuses request > limit)."""
+
+    design = design.model_copy(deep=True)
+    target = next((c for c in design.containers if c.role == "app"), None)
+    if target is None:
+        return design
+    request = target.memory_request.strip()
+    follows = bool(request) and request == target.memory_limit.strip()
+    try:
+        above = bool(request) and Quantity.from_json(request) > Quantity.from_json(limit)
+    except (QuantityError, ValueError, TypeError, OverflowError):
+        above = False
+    if follows or above:
+        target.memory_request = limit
+    target.memory_limit = limit
+    return design
+    if target.memory_request.strip() == target.memory_limit.strip() and target.memory_request:
+        target.memory_request = limit
+    target.memory_limit = limit
+    return design
+
+
+def removable(design: Design, index: int) -> bool:
+    """Every container but the pod's only app container can be removed."""
+    if index >= len(design.containers):
+        return False
+    apps = [c for c in design.containers if c.role == "app"]
+    return design.containers[index].role != "app" or len(apps) > 1
+
+
+NEW_CONTAINER_NAMES = {"app": "worker", "sidecar": "sidecar", "init": "init"}
+
+
+def design_action(design: Design, action: str, changed: str = "") -> Design:
+    """The design after a designer button (add/remove a container, apply a preset, a GPU
+    sharing choice or a headroom proposal); unknown actions change nothing."""
+    design = design.model_copy(deep=True)
+    if action.startswith("add-"):
+        role = action.removeprefix("add-")
+        if role in NEW_CONTAINER_NAMES:
+            number = sum(1 for c in design.containers if c.role == role) + 1
+            design.containers.append(
+                ContainerDesign(
+                    role=role,  # type: ignore[arg-type]
+                    name=f"{NEW_CONTAINER_NAMES[role]}-{number}",
+                    image="busybox:1.36",
+                )
+            )
+    elif action.startswith("remove-"):
+        index = action.removeprefix("remove-")
+        if index.isdigit() and removable(design, int(index)):
+            del design.containers[int(index)]
+    elif action == "gpu":
+        design = apply_gpu_choice(design)
+    elif action == "headroom":
+        proposal, _problem = headroom_proposal(design.headroom, design.shm_size)
+        if proposal is not None:
+            design = apply_headroom(design, proposal.limit)
+    elif action == "preset":
+        if changed == "workload":
+            fresh = preset_design(design.workload)
+            fresh.containers += design.containers[1:]
+            design = fresh
+        elif design.size in SIZE_KEYS:
+            design = apply_size(design, design.size)
+    return design

@@ -1,0 +1,323 @@
+"""Advice for a workload type: not errors (the API server accepts these pods) but choices
+that cost users evictions, stalls or wasted capacity.
+
+Rules are data: each ``AdviceRule`` says which workload types it applies to, a check that
+returns the message params when the rule fires (or None), the message, and the reason
+behind it. To add a rule, append one to ``RULES``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from designer.k8s.core import Container, Pod, Quantity, QuantityError, gettext_noop
+
+GIB = 1024**3
+TRAINING = frozenset({"training", "distributed"})
+BATCH = frozenset({"batch", "preprocessing"})
+ALL = frozenset({"training", "distributed", "inference", "batch", "preprocessing"})
+
+# Data-loading rules of thumb for GPU pods (per GPU); below these the GPU waits on input.
+MIN_CPUS_PER_GPU = 4
+MIN_MEMORY_PER_GPU_GIB = 16
+
+
+@dataclass(frozen=True)
+class AdviceContext:
+    pod: Pod
+    workload: str
+    qos_class: str | None
+    requests: dict[str, Quantity]
+    limits: dict[str, Quantity]
+    gpu_count: int
+
+
+@dataclass(frozen=True)
+class AdviceRule:
+    code: str
+    workloads: frozenset[str]
+    check: Callable[[AdviceContext], dict[str, Any] | None]
+    message: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Advice:
+    code: str
+    message: str  # English, params filled in
+    reason: str
+    message_template: str
+    reason_template: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, "reason": self.reason}
+
+
+def _quantity(value: Any) -> Quantity | None:
+    try:
+        return Quantity.from_json(value)
+    except (QuantityError, ValueError, TypeError):
+        return None
+
+
+def _fraction(q: Quantity | None) -> Fraction:
+    """A quantity as a number; absent or astronomically large (1e999999999) values count as 0
+    here: validation reports them, advice has nothing useful to add."""
+    if q is None:
+        return Fraction(0)
+    try:
+        return q.as_fraction()
+    except OverflowError:
+        return Fraction(0)
+
+
+def _app_containers(pod: Pod) -> list[tuple[str, Container]]:
+    return [(f"spec.containers[{i}]", c) for i, c in enumerate(pod.spec.containers)]
+
+
+def _not_guaranteed(ctx: AdviceContext) -> dict[str, Any] | None:
+    if ctx.qos_class and ctx.qos_class != "Guaranteed":
+        return {"qos": ctx.qos_class}
+    return None
+
+
+def _inference_requests_differ(ctx: AdviceContext) -> dict[str, Any] | None:
+    for _path, c in _app_containers(ctx.pod):
+        for resource in ("cpu", "memory"):
+            request = _quantity(c.requests.get(resource, c.limits.get(resource)))
+            limit = _quantity(c.limits.get(resource))
+            if request is None or limit is None or request != limit:
+                return {"container": c.name or "", "resource": resource}
+    return None
+
+
+def _gpu_best_effort(ctx: AdviceContext) -> dict[str, Any] | None:
+    if ctx.gpu_count > 0 and ctx.qos_class == "BestEffort":
+        return {"gpus": ctx.gpu_count}
+    return None
+
+
+def _cpu_per_gpu(ctx: AdviceContext) -> dict[str, Any] | None:
+    cpu = ctx.requests.get("cpu")
+    if ctx.gpu_count <= 0:
+        return None
+    per_gpu = _fraction(cpu) / ctx.gpu_count
+    if per_gpu < MIN_CPUS_PER_GPU:
+        return {"per_gpu": _round(per_gpu), "minimum": MIN_CPUS_PER_GPU}
+    return None
+
+
+def _memory_per_gpu(ctx: AdviceContext) -> dict[str, Any] | None:
+    memory = ctx.requests.get("memory")
+    if ctx.gpu_count <= 0:
+        return None
+    per_gpu = _fraction(memory) / ctx.gpu_count / GIB
+    if per_gpu < MIN_MEMORY_PER_GPU_GIB:
+        return {"per_gpu": _round(per_gpu), "minimum": MIN_MEMORY_PER_GPU_GIB}
+    return None
+
+
+def _no_memory_headroom(ctx: AdviceContext) -> dict[str, Any] | None:
+    for _path, c in _app_containers(ctx.pod):
+        request = _quantity(c.requests.get("memory"))
+        limit = _quantity(c.limits.get("memory"))
+        if limit is not None and (request is None or request == limit):
+            return {"container": c.name or ""}
+    return None
+
+
+def _batch_guaranteed(ctx: AdviceContext) -> dict[str, Any] | None:
+    return {} if ctx.qos_class == "Guaranteed" else None
+
+
+def _shm_volume(pod: Pod) -> dict[str, Any] | None:
+    for volume in pod.spec.volumes or []:
+        empty_dir = volume.get("emptyDir") if isinstance(volume, dict) else None
+        if isinstance(empty_dir, dict) and empty_dir.get("medium") == "Memory":
+            return empty_dir
+    return None
+
+
+def _missing_shm(ctx: AdviceContext) -> dict[str, Any] | None:
+    if ctx.gpu_count > 0 and _shm_volume(ctx.pod) is None:
+        return {}
+    return None
+
+
+def _shm_over_limit(ctx: AdviceContext) -> dict[str, Any] | None:
+    empty_dir = _shm_volume(ctx.pod)
+    if not empty_dir:
+        return None
+    size = _quantity(empty_dir.get("sizeLimit"))
+    limit = ctx.limits.get("memory")
+    if size is not None and limit is not None and _fraction(size) * 2 > _fraction(limit):
+        return {"shm": size.canonical(), "limit": limit.canonical()}
+    return None
+
+
+def _gpu_without_toleration(ctx: AdviceContext) -> dict[str, Any] | None:
+    if ctx.gpu_count <= 0:
+        return None
+    for t in ctx.pod.spec.tolerations or []:
+        if t.get("operator") == "Exists" and t.get("key") in (None, "", "nvidia.com/gpu"):
+            return None
+        if t.get("key") == "nvidia.com/gpu":
+            return None
+    return {}
+
+
+def _round(value: Fraction) -> str:
+    return f"{float(value):.3g}"
+
+
+RULES: tuple[AdviceRule, ...] = (
+    AdviceRule(
+        "training-not-guaranteed",
+        TRAINING,
+        _not_guaranteed,
+        gettext_noop("This training pod is %(qos)s, not Guaranteed."),
+        gettext_noop(
+            "Under node memory pressure the kubelet evicts BestEffort and then Burstable pods "
+            "before Guaranteed ones; a long run loses everything since its last checkpoint. "
+            "Set CPU and memory requests equal to limits in every container."
+        ),
+    ),
+    AdviceRule(
+        "inference-requests-differ",
+        frozenset({"inference"}),
+        _inference_requests_differ,
+        gettext_noop(
+            "Container “%(container)s” has a %(resource)s request that differs from its limit."
+        ),
+        gettext_noop(
+            "Online inference wants predictable latency: requests equal to limits make the pod "
+            "Guaranteed and keep it from being squeezed or evicted by its neighbours."
+        ),
+    ),
+    AdviceRule(
+        "gpu-best-effort",
+        ALL,
+        _gpu_best_effort,
+        gettext_noop("This pod holds %(gpus)s GPU(s) but is BestEffort."),
+        gettext_noop(
+            "GPUs do not count for QoS: with no CPU or memory requests the pod is evicted first "
+            "under pressure, and the GPUs it held sit idle until it is rescheduled."
+        ),
+    ),
+    AdviceRule(
+        "cpu-per-gpu",
+        TRAINING | frozenset({"batch"}),
+        _cpu_per_gpu,
+        gettext_noop("Only %(per_gpu)s CPU per GPU requested (suggested: at least %(minimum)s)."),
+        gettext_noop(
+            "Data loading, decoding and augmentation run on the CPU; with too few cores per GPU "
+            "the GPU waits for input and its utilisation drops."
+        ),
+    ),
+    AdviceRule(
+        "memory-per-gpu",
+        TRAINING | frozenset({"batch"}),
+        _memory_per_gpu,
+        gettext_noop(
+            "Only %(per_gpu)s GiB of memory per GPU requested "
+            "(suggested: at least %(minimum)s GiB)."
+        ),
+        gettext_noop(
+            "Data loader workers, pinned host buffers and checkpoints live in host memory; "
+            "too little per GPU leads to OOM kills mid-epoch."
+        ),
+    ),
+    AdviceRule(
+        "no-memory-headroom",
+        BATCH,
+        _no_memory_headroom,
+        gettext_noop(
+            "Container “%(container)s” has a memory limit with no headroom above its request."
+        ),
+        gettext_noop(
+            "Memory is not compressible: a spiky job that crosses its limit is OOM-killed. Keep "
+            "the request at typical use and the limit 20-30% above the observed peak."
+        ),
+    ),
+    AdviceRule(
+        "batch-guaranteed",
+        BATCH,
+        _batch_guaranteed,
+        gettext_noop("This batch pod is Guaranteed."),
+        gettext_noop(
+            "Guaranteed reserves its full size on the node even while idle; work that tolerates "
+            "eviction and retries packs better as low Burstable."
+        ),
+    ),
+    AdviceRule(
+        "missing-shm",
+        TRAINING,
+        _missing_shm,
+        gettext_noop("No memory-backed /dev/shm volume."),
+        gettext_noop(
+            "The container runtime gives /dev/shm only 64Mi by default; PyTorch DataLoader "
+            "workers and NCCL fail with bus errors beyond it. Mount an emptyDir with "
+            "medium: Memory at /dev/shm (its size counts against the memory limit)."
+        ),
+    ),
+    AdviceRule(
+        "shm-over-half-limit",
+        ALL,
+        _shm_over_limit,
+        gettext_noop("/dev/shm may grow to %(shm)s of the %(limit)s memory limit."),
+        gettext_noop(
+            "Pages written to a memory-backed emptyDir are charged to the container's memory "
+            "cgroup: a full /dev/shm leaves little for the process itself before an OOM kill."
+        ),
+    ),
+    AdviceRule(
+        "gpu-without-toleration",
+        ALL,
+        _gpu_without_toleration,
+        gettext_noop("GPUs requested without a toleration for the nvidia.com/gpu taint."),
+        gettext_noop(
+            "GPU node pools are commonly tainted nvidia.com/gpu:NoSchedule so that only GPU "
+            "pods land there; without the toleration this pod stays Pending on such clusters."
+        ),
+    ),
+)
+
+
+def pod_advice(
+    pod: Pod,
+    workload: str,
+    qos_class: str | None,
+    requests: dict[str, Quantity],
+    limits: dict[str, Quantity],
+) -> list[Advice]:
+    """The advice rules that fire for this pod and workload type, in rule order."""
+    gpu_count = int(
+        sum(
+            _fraction(q)
+            for name, q in requests.items()
+            if name.endswith("/gpu") or name.startswith("nvidia.com/mig-")
+        )
+    )
+    ctx = AdviceContext(pod, workload, qos_class, requests, limits, gpu_count)
+    advice = []
+    for rule in RULES:
+        if workload not in rule.workloads:
+            continue
+        params = rule.check(ctx)
+        if params is None:
+            continue
+        advice.append(
+            Advice(
+                code=rule.code,
+                message=rule.message % params if params else rule.message,
+                reason=rule.reason,
+                message_template=rule.message,
+                reason_template=rule.reason,
+                params=params,
+            )
+        )
+    return advice

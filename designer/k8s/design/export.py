@@ -1,0 +1,572 @@
+"""Export a design as the objects people actually apply.
+
+A pod is rarely applied bare: online inference runs as a Deployment (optionally with a
+HorizontalPodAutoscaler), batch work and preprocessing as a Job, distributed training as an
+Indexed Job with a headless Service. ``export_objects`` wraps the pod manifest (as
+``canonical.pod_manifest`` makes it, quantities canonical and quoted) in those objects;
+``explain.explain_export`` says why; the API server's rules for the wrappers are in
+``apiserver.workloads``, and ``warn_objects`` adds the problems it accepts but that break the
+export.
+
+* torchrun convention for Indexed Jobs: one pod per node. ``NNODES`` = workers,
+  ``NPROC_PER_NODE`` = GPUs per worker (1 without GPUs), ``WORLD_SIZE`` = NNODES x
+  NPROC_PER_NODE (the total number of processes, as torchrun sets it for its children),
+  ``NODE_RANK`` = the Job completion index, ``MASTER_ADDR`` = ``<job>-0.<service>``,
+  ``MASTER_PORT``. The same values are set as ``PET_*`` (torchrun reads every option from
+  ``PET_<OPTION>``), so a bare ``torchrun train.py`` needs no flags. ``RANK`` is the
+  per-process rank torchrun computes (node_rank x nproc + local_rank); it is set at pod
+  level only when each pod runs one process (``NPROC_PER_NODE`` 1), where RANK == NODE_RANK
+  and plain ``python train.py`` with ``init_method="env://"`` works too.
+* podFailurePolicy: added (``Ignore`` on ``DisruptionTarget``) whenever the Job's pods use
+  restartPolicy Never - always for an Indexed Job, for a Job when ``job_restart_policy`` is
+  Never - so evictions and preemptions do not use up backoffLimit. The API server accepts a
+  podFailurePolicy only with restartPolicy Never.
+* Deployment with an HPA: ``spec.replicas`` is left out, as the HPA documentation advises,
+  so ``kubectl apply`` does not reset the replica count the HPA chose.
+* A Job with ``restartPolicy: Always`` is refused by current Go code with ``Required value:
+  valid values: "OnFailure", "Never"`` (not ``Unsupported value``): we say the same.
+* Pod template labels are reported at ``spec.template.labels``, Go's path
+  (``ValidatePodTemplateSpec`` uses ``fldPath.Child("labels")``); only the selector mismatch
+  is at ``spec.template.metadata.labels``.
+* The headless Service has the Job's name and selects ``batch.kubernetes.io/job-name``, the
+  label the Job controller puts on every pod it creates.
+"""
+
+from __future__ import annotations
+
+import copy
+from fractions import Fraction
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from designer.k8s.apiserver import (
+    INT_RE,
+    is_int,
+    pod_from_parts,
+    pod_with_defaults,
+    template_parts,
+    template_warnings,
+    validate_pod,
+)
+from designer.k8s.core import (
+    FieldWarning,
+    Pod,
+    Quantity,
+    QuantityError,
+    format_resources,
+    go_quote,
+    key,
+)
+from designer.k8s.gpu import is_gpu_resource
+from designer.k8s.manifest import QuotedStr
+from designer.k8s.scheduler import effective_requests
+
+ExportKind = Literal["Pod", "Deployment", "Job", "IndexedJob"]
+
+EXPORT_KINDS: tuple[str, ...] = ("Pod", "Deployment", "Job", "IndexedJob")
+
+# Which object a workload type is applied as when the user does not choose.
+DEFAULT_KINDS: dict[str, str] = {
+    "training": "Pod",
+    "distributed": "IndexedJob",
+    "inference": "Deployment",
+    "batch": "Job",
+    "preprocessing": "Job",
+}
+
+# Labels and annotations the API server and controllers own.
+# batch/v1 types.go: JobNameLabel, JobCompletionIndexAnnotation.
+JOB_NAME_LABEL = "batch.kubernetes.io/job-name"
+COMPLETION_INDEX_FIELD = "metadata.annotations['batch.kubernetes.io/job-completion-index']"
+LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
+
+# GPU autoscaling: Kubernetes has no GPU metric; NVIDIA's DCGM exporter publishes
+# DCGM_FI_DEV_GPU_UTIL (0-100 per GPU) and a custom metrics adapter must serve it.
+GPU_METRIC_NAME = "DCGM_FI_DEV_GPU_UTIL"
+GPU_METRIC_TARGET = "80"
+GPU_METRIC_ANNOTATION = "pod-resource-designer/gpu-metric"
+GPU_METRIC_NOTE = (
+    "PLACEHOLDER: DCGM_FI_DEV_GPU_UTIL from NVIDIA's DCGM exporter, served to the HPA by a "
+    "custom metrics adapter (e.g. prometheus-adapter). Rename it to what your adapter exposes."
+)
+RENDEZVOUS_PORT_NAME = "rendezvous"
+
+# The torchrun environment (see the module docstring). PET_<OPTION> is how
+# torch.distributed.run reads each of its options from the environment.
+TORCHRUN_ALIASES = (
+    ("PET_MASTER_ADDR", "MASTER_ADDR"),
+    ("PET_MASTER_PORT", "MASTER_PORT"),
+    ("PET_NNODES", "NNODES"),
+    ("PET_NPROC_PER_NODE", "NPROC_PER_NODE"),
+    ("PET_NODE_RANK", "NODE_RANK"),
+)
+
+
+# --- settings ------------------------------------------------------------------------------
+
+
+class ExportSettings(BaseModel):
+    """How to export a design. A field of ``Design`` (``export``): small, JSON-able, all
+    defaulted. Values are not checked here: the objects they end up in are validated by
+    ``validate_objects`` with the API server's paths and messages."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: ExportKind | None = None  # None: DEFAULT_KINDS[workload]
+    # Deployment
+    replicas: int = 2
+    max_surge: str = ""  # "" = chosen by GPUs (see rollout_values)
+    max_unavailable: str = ""
+    hpa: bool = False
+    hpa_min: int = 2
+    hpa_max: int = 10
+    hpa_cpu_utilization: int = 70
+    hpa_gpu_metric: bool = False
+    # Job
+    backoff_limit: int = 6
+    job_restart_policy: Literal["OnFailure", "Never"] = "OnFailure"
+    ttl_seconds_after_finished: int | None = 86400
+    active_deadline_seconds: int | None = None
+    # Indexed Job
+    workers: int = 2
+    master_port: int = 29500
+
+
+# Where a validation error on an exported object comes from in the settings: (object
+# kind, field path) -> ExportSettings field, for the UI to put the error next to it.
+SETTINGS_FIELDS: dict[tuple[str, str], str] = {
+    ("Deployment", "spec.replicas"): "replicas",
+    ("Deployment", "spec.strategy.rollingUpdate.maxSurge"): "max_surge",
+    ("Deployment", "spec.strategy.rollingUpdate.maxUnavailable"): "max_unavailable",
+    ("HorizontalPodAutoscaler", "spec.minReplicas"): "hpa_min",
+    ("HorizontalPodAutoscaler", "spec.maxReplicas"): "hpa_max",
+    (
+        "HorizontalPodAutoscaler",
+        "spec.metrics[0].resource.target.averageUtilization",
+    ): "hpa_cpu_utilization",
+    ("Job", "spec.backoffLimit"): "backoff_limit",
+    ("Job", "spec.ttlSecondsAfterFinished"): "ttl_seconds_after_finished",
+    ("Job", "spec.activeDeadlineSeconds"): "active_deadline_seconds",
+    ("Job", "spec.completions"): "workers",
+    ("Job", "spec.parallelism"): "workers",
+    ("Job", "spec.template.spec.restartPolicy"): "job_restart_policy",
+    ("Service", "spec.ports[0].port"): "master_port",
+    ("Service", "spec.ports[0].targetPort"): "master_port",
+}
+
+
+def settings_field(obj: dict[str, Any], path: str) -> str | None:
+    """The ExportSettings field an error at ``path`` of ``obj`` comes from, if any."""
+    return SETTINGS_FIELDS.get((str(obj.get("kind")), path))
+
+
+def effective_kind(settings: ExportSettings, workload: str) -> str:
+    """The kind exported: the chosen one, else the default for the workload type."""
+    return settings.kind or DEFAULT_KINDS.get(workload, "Pod")
+
+
+# --- reading the pod -----------------------------------------------------------------------
+
+
+def _pod_model(pod_manifest: dict[str, Any]) -> Pod | None:
+    try:
+        return Pod.model_validate(
+            {"metadata": pod_manifest.get("metadata") or {}, "spec": pod_manifest.get("spec") or {}}
+        )
+    except ValidationError:
+        return None
+
+
+def _is_gpu(name: str) -> bool:
+    """Whole GPUs, MIG slices and shared GPUs of every vendor (gpu.is_gpu_resource)."""
+
+    return is_gpu_resource(name)
+
+
+def _pod_requests(pod_manifest: dict[str, Any]) -> dict[str, Quantity]:
+    """Effective requests of the pod (defaulted as the API server stores it)."""
+
+    pod = _pod_model(pod_manifest)
+    if pod is None:
+        return {}
+    try:
+        return effective_requests(pod)
+    except (QuantityError, ValueError, TypeError, OverflowError):
+        return {}
+
+
+def gpus_per_pod(pod_manifest: dict[str, Any]) -> int:
+    """Whole GPUs the pod requests (any GPU resource); 0 when none or unreadable."""
+    total = Fraction(0)
+    for name, q in _pod_requests(pod_manifest).items():
+        if _is_gpu(name):
+            try:
+                total += q.as_fraction()
+            except OverflowError:
+                return 0
+    return int(total) if total.denominator == 1 and total > 0 else 0
+
+
+def _copies(settings: ExportSettings, kind: str) -> int:
+    if kind == "Deployment":
+        n = settings.hpa_max if settings.hpa else settings.replicas
+    elif kind == "IndexedJob":
+        n = settings.workers
+    else:
+        n = 1
+    return max(n, 0)
+
+
+def job_totals(
+    pod_manifest: dict[str, Any], settings: ExportSettings, workload: str | None = None
+) -> dict[str, str]:
+    """Effective requests of the pod x the pods the export runs at once, canonical.
+
+    Replicas for a Deployment (``hpa_max`` with an HPA: the most it may take), workers for
+    an Indexed Job, one pod otherwise. With ``workload`` None, ``settings.kind`` decides (a
+    default kind counts one pod).
+    """
+
+    kind = effective_kind(settings, workload) if workload else (settings.kind or "Pod")
+    n = _copies(settings, kind)
+    totals: dict[str, Quantity] = {}
+    for name, q in _pod_requests(pod_manifest).items():
+        try:
+            totals[name] = Quantity.from_fraction(q.as_fraction() * n, q.format)
+        except (ValueError, OverflowError):
+            continue
+    return format_resources(totals)
+
+
+# --- building the objects ------------------------------------------------------------------
+
+
+def _int_or_percent(text: str) -> int | str:
+    """An IntOrString as the form sends it: "3" -> 3, "25%" (or anything else) as typed."""
+    text = text.strip()
+    return int(text) if INT_RE.match(text) else text
+
+
+def rollout_values(settings: ExportSettings, gpus: int) -> tuple[int | str, int | str]:
+    """(maxSurge, maxUnavailable): as set, else 0/1 for GPU replicas, else 25%/25%.
+
+    A surge pod needs free GPUs on some node before it can start; a full GPU pool rarely
+    has them, so for GPU pods we stop one old replica before starting its replacement.
+    """
+    surge_default: int | str = 0 if gpus > 0 else "25%"
+    unavailable_default: int | str = 1 if gpus > 0 else "25%"
+    surge = _int_or_percent(settings.max_surge) if settings.max_surge.strip() else surge_default
+    unavailable = (
+        _int_or_percent(settings.max_unavailable)
+        if settings.max_unavailable.strip()
+        else unavailable_default
+    )
+    return surge, unavailable
+
+
+def _meta(name: str, namespace: str | None, labels: dict[str, Any] | None) -> dict[str, Any]:
+    meta: dict[str, Any] = {"name": name}
+    if namespace:
+        meta["namespace"] = namespace
+    if labels:
+        meta["labels"] = dict(labels)
+    return meta
+
+
+def _template(
+    labels: dict[str, Any] | None, annotations: dict[str, Any] | None, spec: dict[str, Any]
+) -> dict[str, Any]:
+    """A pod template: labels (and the pod's own annotations), no name or namespace."""
+    meta: dict[str, Any] = {}
+    if labels:
+        meta["labels"] = dict(labels)
+    kept = {k: v for k, v in (annotations or {}).items() if k != LAST_APPLIED}
+    if kept:
+        meta["annotations"] = kept
+    return {"metadata": meta, "spec": spec}
+
+
+def _disruption_policy() -> dict[str, Any]:
+    """Evictions, preemptions and node drains (pod condition DisruptionTarget) are not
+    counted against backoffLimit: the pod is recreated instead."""
+    return {
+        "rules": [
+            {
+                "action": "Ignore",
+                "onPodConditions": [{"type": "DisruptionTarget", "status": "True"}],
+            }
+        ]
+    }
+
+
+def _job_spec_counters(settings: ExportSettings) -> dict[str, Any]:
+    spec: dict[str, Any] = {"backoffLimit": settings.backoff_limit}
+    if settings.ttl_seconds_after_finished is not None:
+        spec["ttlSecondsAfterFinished"] = settings.ttl_seconds_after_finished
+    if settings.active_deadline_seconds is not None:
+        spec["activeDeadlineSeconds"] = settings.active_deadline_seconds
+    return spec
+
+
+def torchrun_env(
+    job: str, service: str, settings: ExportSettings, gpus: int
+) -> list[dict[str, Any]]:
+    """The env every worker container gets (see the module docstring for the convention)."""
+    nproc = gpus if gpus > 0 else 1
+    rank_from_index = {"fieldRef": {"fieldPath": COMPLETION_INDEX_FIELD}}
+    env: list[dict[str, Any]] = [
+        {"name": "MASTER_ADDR", "value": f"{job}-0.{service}"},
+        {"name": "MASTER_PORT", "value": str(settings.master_port)},
+        {"name": "NNODES", "value": str(settings.workers)},
+        {"name": "NPROC_PER_NODE", "value": str(nproc)},
+        {"name": "WORLD_SIZE", "value": str(settings.workers * nproc)},
+        {"name": "NODE_RANK", "valueFrom": copy.deepcopy(rank_from_index)},
+    ]
+    if nproc == 1:
+        env.append({"name": "RANK", "valueFrom": copy.deepcopy(rank_from_index)})
+    # $(VAR) refers to a variable defined earlier in the list (dependent env vars).
+    env += [{"name": alias, "value": f"$({name})"} for alias, name in TORCHRUN_ALIASES]
+    return env
+
+
+def _with_env(container: dict[str, Any], env: list[dict[str, Any]]) -> None:
+    """Ours first (so the container's own entries may refer to them), same names replaced."""
+    ours = {e["name"] for e in env}
+    existing = [
+        e for e in container.get("env") or [] if not (isinstance(e, dict) and e.get("name") in ours)
+    ]
+    container["env"] = copy.deepcopy(env) + existing
+
+
+def export_objects(
+    pod_manifest: dict[str, Any], settings: ExportSettings, workload: str
+) -> list[dict[str, Any]]:
+    """The manifests to apply, in order. Quantities are kept as given (canonical/QuotedStr)."""
+    kind = effective_kind(settings, workload)
+    pod = copy.deepcopy(pod_manifest)
+    pod.pop("status", None)
+    if kind == "Pod":
+        return [pod]
+    metadata = pod.get("metadata") if isinstance(pod.get("metadata"), dict) else {}
+    name = str(metadata.get("name") or "")
+    namespace = metadata.get("namespace") if isinstance(metadata.get("namespace"), str) else None
+    labels = metadata.get("labels") if isinstance(metadata.get("labels"), dict) else None
+    annotations = (
+        metadata.get("annotations") if isinstance(metadata.get("annotations"), dict) else None
+    )
+    spec = pod.get("spec") if isinstance(pod.get("spec"), dict) else {}
+    gpus = gpus_per_pod(pod_manifest)
+
+    if kind == "Deployment":
+        selector = dict(labels) if labels else {"app": name}
+        spec["restartPolicy"] = "Always"  # ValidatePodTemplateSpecForReplicaSet
+        surge, unavailable = rollout_values(settings, gpus)
+        deploy_spec: dict[str, Any] = {}
+        if not settings.hpa:
+            # With an HPA the replica count is the HPA's: kubectl apply must not reset it.
+            deploy_spec["replicas"] = settings.replicas
+        deploy_spec["selector"] = {"matchLabels": selector}
+        deploy_spec["strategy"] = {
+            "type": "RollingUpdate",
+            "rollingUpdate": {"maxSurge": surge, "maxUnavailable": unavailable},
+        }
+        deploy_spec["template"] = _template(selector, annotations, spec)
+        deployment = {
+            "apiVersion": "apps/v1",
+            "kind": "Deployment",
+            "metadata": _meta(name, namespace, selector),
+            "spec": deploy_spec,
+        }
+        if not settings.hpa:
+            return [deployment]
+        return [deployment, _hpa(name, namespace, selector, settings)]
+
+    job_spec = _job_spec_counters(settings)
+    if kind == "Job":
+        spec["restartPolicy"] = settings.job_restart_policy
+        if settings.job_restart_policy == "Never":
+            job_spec["podFailurePolicy"] = _disruption_policy()
+        job_spec["template"] = _template(labels, annotations, spec)
+        return [
+            {
+                "apiVersion": "batch/v1",
+                "kind": "Job",
+                "metadata": _meta(name, namespace, labels),
+                "spec": job_spec,
+            }
+        ]
+
+    # IndexedJob: a headless Service first (the workers' DNS names exist once it does).
+    service = name
+    spec["restartPolicy"] = "Never"
+    spec["subdomain"] = service
+    # The Job controller sets each worker's hostname to <job>-<index> whatever the template
+    # says (job_controller.go manageJob); a stray hostname would only mislead the reader.
+    spec.pop("hostname", None)
+    env = torchrun_env(name, service, settings, gpus)
+    for container in spec.get("containers") or []:
+        if isinstance(container, dict):
+            _with_env(container, env)
+    svc = {
+        "apiVersion": "v1",
+        "kind": "Service",
+        "metadata": _meta(service, namespace, labels),
+        "spec": {
+            "clusterIP": "None",
+            # Workers resolve each other before they are Ready (the rendezvous runs first).
+            "publishNotReadyAddresses": True,
+            "selector": {JOB_NAME_LABEL: name},
+            "ports": [
+                {
+                    "name": RENDEZVOUS_PORT_NAME,
+                    "port": settings.master_port,
+                    "targetPort": settings.master_port,
+                    "protocol": "TCP",
+                }
+            ],
+        },
+    }
+    indexed_spec: dict[str, Any] = {
+        "completionMode": "Indexed",
+        "completions": settings.workers,
+        "parallelism": settings.workers,
+        **job_spec,
+        "podFailurePolicy": _disruption_policy(),
+        "template": _template(labels, annotations, spec),
+    }
+    job = {
+        "apiVersion": "batch/v1",
+        "kind": "Job",
+        "metadata": _meta(name, namespace, labels),
+        "spec": indexed_spec,
+    }
+    return [svc, job]
+
+
+def _hpa(
+    name: str, namespace: str | None, labels: dict[str, Any], settings: ExportSettings
+) -> dict[str, Any]:
+    metrics: list[dict[str, Any]] = [
+        {
+            "type": "Resource",
+            "resource": {
+                "name": "cpu",
+                # Utilization = usage / request: without a CPU request the HPA cannot scale.
+                "target": {
+                    "type": "Utilization",
+                    "averageUtilization": settings.hpa_cpu_utilization,
+                },
+            },
+        }
+    ]
+    meta = _meta(name, namespace, labels)
+    if settings.hpa_gpu_metric:
+        metrics.append(
+            {
+                "type": "Pods",
+                "pods": {
+                    "metric": {"name": GPU_METRIC_NAME},
+                    "target": {
+                        "type": "AverageValue",
+                        "averageValue": QuotedStr(GPU_METRIC_TARGET),
+                    },
+                },
+            }
+        )
+        meta["annotations"] = {GPU_METRIC_ANNOTATION: GPU_METRIC_NOTE}
+    return {
+        "apiVersion": "autoscaling/v2",
+        "kind": "HorizontalPodAutoscaler",
+        "metadata": meta,
+        "spec": {
+            "scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": name},
+            "minReplicas": settings.hpa_min,
+            "maxReplicas": settings.hpa_max,
+            "metrics": metrics,
+        },
+    }
+
+
+MSG_HPA_CPU_WARNING = (
+    "no cpu request: the HorizontalPodAutoscaler measures CPU utilization against requests "
+    "and cannot scale {target} (missing request for cpu in container {container})"
+)
+MSG_NO_WORKERS = (
+    "no worker will run: an Indexed Job for distributed training needs completions >= 1"
+)
+
+
+def warn_objects(objects: list[dict[str, Any]]) -> list[tuple[int, FieldWarning]]:
+    """Warnings: the pod templates' (as the API server sends them) and runtime problems the
+    API server accepts but that break the export (an HPA without CPU requests to measure
+    against, an Indexed Job without workers)."""
+    out: list[tuple[int, FieldWarning]] = []
+    by_name = {
+        (o.get("kind"), (o.get("metadata") or {}).get("name")): i
+        for i, o in enumerate(objects)
+        if isinstance(o, dict)
+    }
+    for i, obj in enumerate(objects):
+        if not isinstance(obj, dict):
+            continue
+        kind = obj.get("kind")
+        if kind in ("Deployment", "Job"):
+            out += [(i, w) for w in template_warnings(obj)]
+        if kind == "Pod":
+            pod, _ = pod_from_parts(obj.get("metadata"), obj.get("spec"))
+            if pod is not None:
+                out += [(i, w) for w in validate_pod(pod).warnings]
+        spec = obj.get("spec") if isinstance(obj.get("spec"), dict) else {}
+        if kind == "Job" and spec.get("completionMode") == "Indexed":
+            completions = spec.get("completions")
+            if is_int(completions) and completions == 0:
+                out.append((i, FieldWarning("spec.completions", MSG_NO_WORKERS)))
+        if kind == "HorizontalPodAutoscaler":
+            out += _hpa_warnings(obj, objects, by_name)
+    return out
+
+
+def _hpa_warnings(
+    hpa: dict[str, Any], objects: list[dict[str, Any]], by_name: dict[tuple[Any, Any], int]
+) -> list[tuple[int, FieldWarning]]:
+    spec = hpa.get("spec") if isinstance(hpa.get("spec"), dict) else {}
+    uses_cpu = any(
+        isinstance(m, dict)
+        and m.get("type") == "Resource"
+        and isinstance(m.get("resource"), dict)
+        and m["resource"].get("name") == "cpu"
+        and isinstance(m["resource"].get("target"), dict)
+        and m["resource"]["target"].get("type") == "Utilization"
+        for m in spec.get("metrics") or []
+    )
+    ref = spec.get("scaleTargetRef") if isinstance(spec.get("scaleTargetRef"), dict) else {}
+    target = by_name.get((ref.get("kind"), ref.get("name")))
+    if not uses_cpu or target is None:
+        return []
+    _, meta, pod_spec = template_parts(objects[target])
+    missing = _cpu_request_missing({"metadata": meta, "spec": pod_spec})
+    out = []
+    containers = pod_spec.get("containers") or []
+    for c in missing:
+        name = containers[c].get("name") if isinstance(containers[c], dict) else ""
+        path = key(f"spec.template.spec.containers[{c}].resources.requests", "cpu")
+        msg = MSG_HPA_CPU_WARNING.format(
+            target=f"{ref.get('kind')} {go_quote(str(ref.get('name')))}",
+            container=go_quote(str(name or "")),
+        )
+        out.append((target, FieldWarning(path, msg)))
+    return out
+
+
+def _cpu_request_missing(pod_manifest: dict[str, Any]) -> list[int]:
+    """Indexes of app containers with no CPU request once defaulted (a limit defaults it)."""
+
+    pod = _pod_model(pod_manifest)
+    if pod is None:
+        return []
+    pod_level = pod.spec.resources.requests if pod.spec.resources else None
+    if pod_level and pod_level.get("cpu") is not None:
+        return []  # a pod-level CPU request covers the pod
+    defaulted = pod_with_defaults(pod)
+    return [i for i, c in enumerate(defaulted.spec.containers) if "cpu" not in c.requests]

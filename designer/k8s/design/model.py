@@ -1,0 +1,146 @@
+"""The design model the whole product shares.
+
+A ``Design`` is what the user edits: the form, the share link, the JSON API and the exported
+YAML are all views of it. ``convert.design_to_pod`` turns it into a Pod manifest model;
+``convert.design_from_pod`` starts a design from an existing manifest and keeps every field
+the form does not edit (in ``base``), so an export loses nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from designer.k8s.design.export import ExportSettings
+from designer.k8s.design.planning import GpuChoice, HeadroomChoice, NodeChoice
+from designer.k8s.design.workload_types import WORKLOADS, WorkloadType
+
+ContainerRole = Literal["app", "sidecar", "init"]
+
+DEFAULT_GPU_RESOURCE = "nvidia.com/gpu"
+GPU_RESOURCE_CHOICES = ("nvidia.com/gpu", "amd.com/gpu", "gpu.intel.com/i915", "habana.ai/gaudi")
+SHM_VOLUME = "dshm"
+
+
+class ExtraResource(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = ""
+    request: str = ""
+    limit: str = ""
+
+
+class ContainerDesign(BaseModel):
+    """One container as the form edits it. Values are kept exactly as typed."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    role: ContainerRole = "app"
+    name: str = "main"
+    image: str = ""
+    command: str = ""
+    cpu_request: str = ""
+    cpu_limit: str = ""
+    memory_request: str = ""
+    memory_limit: str = ""
+    gpus: str = ""
+    gpu_resource: str = DEFAULT_GPU_RESOURCE
+    ephemeral_request: str = ""
+    ephemeral_limit: str = ""
+    extra: list[ExtraResource] = Field(default_factory=list)
+    # Fields of the original manifest container that the form does not edit.
+    base: dict[str, Any] | None = None
+
+
+class Design(BaseModel):
+    """The whole design; the single source of truth for form, link, API and YAML."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    workload: WorkloadType = "training"
+    size: str = "M"
+    name: str = "trainer"
+    namespace: str = ""
+    labels: dict[str, str] = Field(default_factory=dict)
+    priority_class_name: str = ""
+    restart_policy: str = "Never"
+    gpu_toleration: bool = True
+    node_selector: dict[str, str] = Field(default_factory=dict)
+    shm_size: str = ""
+    containers: list[ContainerDesign] = Field(default_factory=list)
+    gpu: GpuChoice = Field(default_factory=GpuChoice)
+    node: NodeChoice = Field(default_factory=NodeChoice)
+    headroom: HeadroomChoice = Field(default_factory=HeadroomChoice)
+    export: ExportSettings = Field(default_factory=ExportSettings)
+    # The original manifest (without its containers) when the design started from one.
+    base: dict[str, Any] | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _preset_for_omitted_fields(cls, data: Any) -> Any:
+        """A design given without containers (``{"workload": "inference"}`` to the API) takes
+        that workload type's preset for every field it omits."""
+        if not isinstance(data, dict) or "containers" in data:
+            return data
+        workload = data.get("workload", "training")
+        if workload not in WORKLOADS:
+            return data  # the Literal check reports it
+        preset = preset_design(
+            workload, data.get("size") if isinstance(data.get("size"), str) else None
+        )
+        return {**preset.model_dump(), **data}
+
+    def container_paths(self) -> list[str]:
+        """Field path of each design container in the Pod (``spec.containers[0]`` ...)."""
+        paths, app, init = [], 0, 0
+        for c in self.containers:
+            if c.role == "app":
+                paths.append(f"spec.containers[{app}]")
+                app += 1
+            else:
+                paths.append(f"spec.initContainers[{init}]")
+                init += 1
+        return paths
+
+
+DEFAULT_NAMES: dict[str, str] = {
+    "training": "trainer",
+    "distributed": "trainer-worker",
+    "inference": "inference",
+    "batch": "batch-inference",
+    "preprocessing": "preprocess",
+}
+
+
+def preset_design(workload: str = "training", size: str | None = None) -> Design:
+    """A fresh design for a workload type and size, as the form starts it."""
+    spec = WORKLOADS.get(workload) or WORKLOADS["training"]
+    size = size if size in spec.sizes else spec.default_size
+    design = Design(
+        workload=spec.key,
+        size=size,
+        name=DEFAULT_NAMES[spec.key],
+        labels={"app": DEFAULT_NAMES[spec.key]},
+        restart_policy=spec.restart_policy,
+        containers=[ContainerDesign(name="main", image=spec.image)],
+    )
+    return apply_size(design, size)
+
+
+def apply_size(design: Design, size: str) -> Design:
+    """Set the main container (the first app container) and /dev/shm to a preset size."""
+    spec = WORKLOADS[design.workload]
+    preset = spec.sizes.get(size)
+    if preset is None:
+        return design
+    design = design.model_copy(deep=True)
+    design.size = size
+    design.shm_size = preset.shm
+    main = next((c for c in design.containers if c.role == "app"), None)
+    if main is None:
+        main = ContainerDesign(name="main", image=spec.image)
+        design.containers.insert(0, main)
+    main.cpu_request, main.cpu_limit = preset.cpu_request, preset.cpu_limit
+    main.memory_request, main.memory_limit = preset.memory_request, preset.memory_limit
+    main.gpus = preset.gpus
+    return design

@@ -1,0 +1,105 @@
+"""A design rendered: the pod, its report, the exported objects and their YAML.
+
+The designer page, ``POST /api/v1/render`` and ``podspec render`` all call
+``render_design``, so the preview, the download, the API and the CLI print the same bytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from designer.k8s.apiserver import validate_objects
+from designer.k8s.core import FieldError, FieldWarning, Pod
+from designer.k8s.design.actions import apply_gpu_choice
+from designer.k8s.design.canonical import pod_manifest
+from designer.k8s.design.convert import design_to_pod
+from designer.k8s.design.explain import explain_export
+from designer.k8s.design.export import effective_kind, export_objects, job_totals, warn_objects
+from designer.k8s.design.model import Design
+from designer.k8s.design.planning import Plan, plan
+from designer.k8s.design.report import PodReport, pod_report
+from designer.k8s.manifest import dump_yaml_all
+
+
+@dataclass(frozen=True)
+class ObjectProblem:
+    """An error or warning on a wrapper object (Deployment, HPA, Job, Service)."""
+
+    index: int  # position in ``objects``
+    kind: str
+    problem: FieldError | FieldWarning
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"object": self.index, "kind": self.kind, **self.problem.as_dict()}
+
+
+@dataclass(frozen=True)
+class Rendered:
+    design: Design
+    pod: Pod
+    report: PodReport
+    kind: str
+    objects: list[dict[str, Any]]
+    object_errors: list[ObjectProblem]
+    object_warnings: list[ObjectProblem]
+    explanation: list[tuple[str, dict[str, Any]]]
+    totals: dict[str, str]
+    yaml: str
+    plan: Plan
+
+    @property
+    def ok(self) -> bool:
+        return self.report.ok and not self.object_errors
+
+    def as_dict(self) -> dict[str, Any]:
+        """The ``POST /api/v1/render`` answer."""
+        return {
+            "yaml": self.yaml,
+            "kind": self.kind,
+            "qosClass": self.report.qos_class,
+            "qosReasons": [r.message for r in self.report.qos.reasons] if self.report.qos else [],
+            "errors": [e.as_dict() for e in self.report.errors]
+            + [p.as_dict() for p in self.object_errors],
+            "warnings": [w.as_dict() for w in self.report.warnings]
+            + [p.as_dict() for p in self.object_warnings],
+            "totals": self.totals,
+        }
+
+
+def _own(objects: list[dict[str, Any]], problems: list[tuple[int, Any]]) -> list[ObjectProblem]:
+    """Problems of the wrapper objects themselves; the pod template's are the pod report's
+    (same rules, other path prefix), so they are not repeated."""
+    return [
+        ObjectProblem(i, str(objects[i].get("kind")), p)
+        for i, p in problems
+        if not p.field.startswith(("spec.template.", "spec.jobTemplate."))
+    ]
+
+
+def render_design(design: Design) -> Rendered:
+    """Render a design; raises DesignError when its kept manifest fields cannot form a Pod."""
+    if design.gpu.mode != "whole":
+        # A sharing mode decides the GPU container's resource name (MIG slice, .shared).
+        design = apply_gpu_choice(design)
+    pod = design_to_pod(design)
+    report = pod_report(pod, workload=design.workload)
+    manifest = pod_manifest(pod)
+    kind = effective_kind(design.export, design.workload)
+    objects = export_objects(manifest, design.export, design.workload)
+    wrapped = kind != "Pod"
+    object_errors = _own(objects, validate_objects(objects)) if wrapped else []
+    object_warnings = _own(objects, warn_objects(objects)) if wrapped else []
+    return Rendered(
+        design=design,
+        pod=pod,
+        report=report,
+        kind=kind,
+        objects=objects,
+        object_errors=object_errors,
+        object_warnings=object_warnings,
+        explanation=explain_export(design.export, design.workload, manifest),
+        totals=job_totals(manifest, design.export, design.workload),
+        yaml=dump_yaml_all(objects),
+        plan=plan(pod, design.gpu, design.node, design.headroom, design.shm_size),
+    )

@@ -1,0 +1,77 @@
+"""One call that answers everything the product shows about a pod.
+
+Views, the CLI and the JSON API all call ``pod_report`` (or ``workload_report`` for a
+manifest read from a file), so they cannot disagree.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from typing import Any
+
+from designer.k8s.apiserver import ValidationResult, shared_defaults, validate_pod
+from designer.k8s.core import FieldError, FieldWarning, Pod, Quantity, format_resources
+from designer.k8s.design.advice import Advice, pod_advice
+from designer.k8s.kubelet import QosResult, pod_qos
+from designer.k8s.scheduler import effective_limits, effective_requests
+
+
+@dataclass(frozen=True)
+class PodReport:
+    pod: Pod | None
+    qos: QosResult | None
+    requests: dict[str, Quantity]
+    limits: dict[str, Quantity]
+    errors: list[FieldError]
+    warnings: list[FieldWarning]
+    advice: list[Advice] = field(default_factory=list)
+
+    @property
+    def qos_class(self) -> str | None:
+        return self.qos.qos_class if self.qos else None
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def as_dict(self) -> dict[str, Any]:
+        """The per-object fields of ``podspec check --format json`` (computed once: a report
+        is shared by every pod of a ReplicaSet in a cluster dump; treat it as read-only)."""
+        return self._as_dict
+
+    @functools.cached_property
+    def _as_dict(self) -> dict[str, Any]:
+        return {
+            "qosClass": self.qos_class,
+            "effectiveRequests": format_resources(self.requests),
+            "effectiveLimits": format_resources(self.limits),
+            "errors": [e.as_dict() for e in self.errors],
+            "warnings": [w.as_dict() for w in self.warnings],
+            "qosReasons": [r.message for r in self.qos.reasons] if self.qos else [],
+        }
+
+
+def pod_report(
+    pod: Pod,
+    *,
+    workload: str | None = None,
+    spec_path: str = "spec",
+    metadata_path: str = "metadata",
+    template: bool = False,
+) -> PodReport:
+    """QoS with reasons, effective requests/limits, validation and (for a workload) advice."""
+    with shared_defaults():
+        validation: ValidationResult = validate_pod(
+            pod, spec_path=spec_path, metadata_path=metadata_path, template=template
+        )
+        qos = pod_qos(pod, spec_path=spec_path)
+        requests = effective_requests(pod)
+        limits = effective_limits(pod)
+    advice = pod_advice(pod, workload, qos.qos_class, requests, limits) if workload else []
+    return PodReport(pod, qos, requests, limits, validation.errors, validation.warnings, advice)
+
+
+def failed_report(errors: list[FieldError]) -> PodReport:
+    """A report for a pod that could not even be decoded."""
+    return PodReport(None, None, {}, {}, errors, [])

@@ -1,0 +1,609 @@
+"""The pod's QoS class, as the API server writes it to status.qosClass, and why.
+
+The class is ``ComputePodQOS`` of pkg/apis/core/helper/qos/qos.go (1.34; the same rule as
+pkg/apis/core/v1/helper/qos/qos.go, which the kubelet uses) evaluated on the *defaulted* pod,
+because the API server defaults before it computes the status:
+
+* only cpu and memory count (GPUs, ephemeral-storage, hugepages and other resources never
+  change the class), and only values greater than zero (``0`` counts as unset);
+* init containers and native sidecars count like app containers (ephemeral containers cannot
+  set resources);
+* when pod-level resources are set (spec.resources names cpu, memory or hugepages-*,
+  ``PodLevelResourcesFixKubeletQOSClass``), they alone decide; container values are ignored;
+* BestEffort: no cpu or memory request or limit anywhere; Guaranteed: every container (or the
+  pod level) sets cpu and memory limits and the summed requests equal the summed limits;
+  Burstable: everything else.
+
+Alongside the class come structured reasons naming the container, its field path and the
+resource, so the user can see what to change.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from designer.k8s.apiserver import pod_with_defaults
+from designer.k8s.core import (
+    Container,
+    Message,
+    Pod,
+    Quantity,
+    ResourceList,
+    ResourceRequirements,
+    add,
+    gettext_noop,
+    is_pod_level_limits_set,
+    is_pod_level_requests_set,
+    is_pod_level_resources_set,
+    parse_quantity,
+    parse_resources,
+    plain,
+)
+
+GUARANTEED = "Guaranteed"
+BURSTABLE = "Burstable"
+BEST_EFFORT = "BestEffort"
+
+# pkg/apis/core/helper/qos/qos.go: supportedQoSComputeResources.
+QOS_RESOURCES = ("cpu", "memory")
+
+# Lower is evicted first (BestEffort pods have no memory request, so any use exceeds it).
+EVICTION_RANK = {BEST_EFFORT: 1, BURSTABLE: 2, GUARANTEED: 3}
+
+EVICTION_PRIORITY = {
+    BEST_EFFORT: gettext_noop(
+        "Evicted first: the pod requests no memory, so any memory it uses exceeds its request, "
+        "which is the kubelet's first criterion under node memory pressure; its containers "
+        "also get oom_score_adj 1000, so the kernel OOM killer picks them first."
+    ),
+    BURSTABLE: gettext_noop(
+        "Evicted after BestEffort pods and before Guaranteed ones in practice: once its memory "
+        "use exceeds its memory request it joins the first group the kubelet evicts under "
+        "memory pressure; its containers get an oom_score_adj between 3 and 999 that falls "
+        "as their memory request grows."
+    ),
+    GUARANTEED: gettext_noop(
+        "Evicted last: every memory limit equals its request, so the pod's use cannot exceed "
+        "its request; its containers get oom_score_adj -997, so the kernel OOM killer spares "
+        "them until nothing else is left."
+    ),
+}
+
+
+@dataclass(frozen=True)
+class QosReason:
+    """One reason for the class, structured so the web layer can translate it."""
+
+    code: str
+    message: str  # English
+    container: str | None = None
+    field: str | None = None  # full path, e.g. "spec.containers[1].resources.limits[memory]"
+    params: dict[str, str] = dataclasses.field(default_factory=dict)
+    # ``message`` as a gettext_noop template (R_* below) filled from ``params`` plus ``args``
+    # (what only the sentence needs, e.g. ``who``, the subject, made a Message on demand).
+    template: str = ""
+    args: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+    def as_message(self) -> Message:
+        """The reason as a Message the web layer translates; renders to ``message``."""
+        if not self.template:
+            return plain(self.message)
+        values = {**self.params, **self.args}
+        if "who" in values:
+            values["who"] = _who_message(values["who"])
+        return Message(self.template, values)
+
+
+@dataclass(frozen=True)
+class QosResult:
+    qos_class: str | None  # None only when a cpu/memory value that decides is unreadable
+    reasons: list[QosReason]
+    eviction_rank: int  # 1 BestEffort (evicted first), 2 Burstable, 3 Guaranteed, 0 unknown
+    eviction_priority: str
+
+
+# --- the class ------------------------------------------------------------------------------
+
+
+def uses_pod_level(pod: Pod, *, require_pod_level_values: bool = True) -> bool:
+    """Whether spec.resources decides the class (ComputePodQOS's first branch).
+
+    With ``PodLevelResourcesFixKubeletQOSClass`` (kubernetes#135082, on by default in current
+    releases) spec.resources must name a supported resource; before it, a mere
+    ``resources: {}`` took this branch and made the pod BestEffort. Pass
+    ``require_pod_level_values=False`` to model the unfixed behaviour.
+    """
+    if pod.spec.resources is None:
+        return False
+    return is_pod_level_resources_set(pod) or not require_pod_level_values
+
+
+def _positive(resources: ResourceList | None) -> dict[str, Quantity]:
+    """The cpu/memory entries greater than zero (processResourceList / getQOSResources)."""
+    return {
+        name: q
+        for name, q in parse_resources(resources).items()
+        if name in QOS_RESOURCES and q.sign() > 0
+    }
+
+
+def compute_qos_class(pod: Pod, *, require_pod_level_values: bool = True) -> str:
+    """ComputePodQOS on a pod that is already defaulted; unreadable values count as unset."""
+    requests: dict[str, Quantity] = {}
+    limits: dict[str, Quantity] = {}
+    guaranteed = True
+    if uses_pod_level(pod, require_pod_level_values=require_pod_level_values):
+        res = pod.spec.resources or ResourceRequirements()
+        requests = _positive(res.requests)
+        limits = _positive(res.limits)
+        if res.limits and not all(r in limits for r in QOS_RESOURCES):
+            guaranteed = False
+    else:
+        # Go walks app containers then init containers; the order only affects how a sum
+        # would print, never the class.
+        for _, c in pod.spec.all_containers():
+            for name, q in _positive(c.requests).items():
+                requests[name] = add(requests[name], q) if name in requests else q
+            found = _positive(c.limits)
+            for name, q in found.items():
+                limits[name] = add(limits[name], q) if name in limits else q
+            if not all(r in found for r in QOS_RESOURCES):
+                guaranteed = False
+    if not requests and not limits:
+        return BEST_EFFORT
+    if guaranteed:
+        for name, req in requests.items():
+            if name not in limits or limits[name] != req:
+                guaranteed = False
+                break
+    if guaranteed and len(requests) == len(limits):
+        return GUARANTEED
+    return BURSTABLE
+
+
+# --- reasons --------------------------------------------------------------------------------
+
+
+# Templates of the reasons' messages, marked for translation; each renders to the English
+# ``message`` built next to it (tests/web/test_i18n.py checks that they agree).
+QOS_UNKNOWN = gettext_noop(
+    "Unknown: a cpu or memory value cannot be read, so the QoS class (and with it the "
+    "eviction order) cannot be determined until it is fixed."
+)
+WHO_NAMED = gettext_noop('container "%(name)s" (%(path)s)')
+WHO_UNNAMED = gettext_noop("the container at %(path)s")
+WHO_POD_LEVEL = gettext_noop("Pod-level resources")
+R_POD_LEVEL = gettext_noop(
+    "Pod-level resources (%(path)s) are set, so they alone decide the QoS class; container "
+    "requests and limits do not count for it."
+)
+R_UNREADABLE = gettext_noop(
+    '%(who)s: %(resource)s %(kind)s "%(value)s" is not a valid quantity, so the QoS class '
+    "cannot be determined."
+)
+R_REQUEST_DEFAULTED = gettext_noop(
+    "%(who)s sets no %(resource)s request, so the API server sets it to the %(resource)s "
+    "limit %(value)s."
+)
+R_POD_REQUEST_DEFAULTED = gettext_noop(
+    "%(path)s sets no %(resource)s request, so the API server sets it to %(value)s from the "
+    "pod-level limit or the containers' combined requests."
+)
+R_POD_LIMIT_DEFAULTED = gettext_noop(
+    "%(path)s sets no %(resource)s limit, so the API server sets it to %(value)s from the "
+    "containers' combined limits."
+)
+R_BEST_EFFORT_POD = gettext_noop(
+    "%(path)s sets no cpu or memory request or limit greater than zero, so the pod is BestEffort."
+)
+R_BEST_EFFORT = gettext_noop(
+    "No container sets a cpu or memory request or limit greater than zero, so the pod is "
+    "BestEffort."
+)
+R_OTHERS_IGNORED = gettext_noop(
+    "%(who)s sets %(resources)s, but only cpu and memory decide the QoS class."
+)
+R_ZERO_IGNORED = gettext_noop(
+    "%(who)s sets %(resource)s %(kind)s %(value)s, and a value of zero counts as not set."
+)
+R_GUARANTEED_POD = gettext_noop(
+    "%(path)s sets cpu and memory limits and each request equals its limit, so the pod is "
+    "Guaranteed."
+)
+R_GUARANTEED = {
+    "Every container, init containers and sidecars included,": gettext_noop(
+        "Every container, init containers and sidecars included, sets cpu and memory limits "
+        "and each request equals its limit, so the pod is Guaranteed."
+    ),
+    "The container": gettext_noop(
+        "The container sets cpu and memory limits and each request equals its limit, so the "
+        "pod is Guaranteed."
+    ),
+    "Every container": gettext_noop(
+        "Every container sets cpu and memory limits and each request equals its limit, so the "
+        "pod is Guaranteed."
+    ),
+}
+R_BURSTABLE_POD = gettext_noop(
+    "%(path)s sets a cpu or memory request or limit, but not cpu and memory limits equal to "
+    "their requests, so the pod is Burstable."
+)
+R_BURSTABLE = gettext_noop(
+    "A container sets a cpu or memory request or limit, but not every container sets cpu and "
+    "memory limits equal to its requests, so the pod is Burstable."
+)
+R_ZERO_LIMIT = gettext_noop("%(who)s sets %(resource)s limit %(value)s, which counts as no limit.")
+R_NO_LIMIT = gettext_noop("%(who)s sets no %(resource)s limit.")
+R_REQUEST_DIFFERS = gettext_noop(
+    "%(who)s: %(resource)s request %(request)s differs from limit %(limit)s."
+)
+R_SUMS_DIFFER = gettext_noop("The summed cpu and memory requests differ from the summed limits.")
+_WHO_NAMED_RE = re.compile(r'container "(.*)" \(([^()]*)\)', re.S)
+
+
+def _who(c: Container, path: str) -> str:
+    return f'container "{c.name}" ({path})' if c.name else f"the container at {path}"
+
+
+def _who_message(who: str) -> Message:
+    """A reason's subject (what ``_who`` returns, "Pod-level resources" or a field path) as a
+    Message, so the web layer can translate it with the sentence."""
+    if who == WHO_POD_LEVEL:
+        return Message(WHO_POD_LEVEL, {})
+    named = _WHO_NAMED_RE.fullmatch(who)
+    if named:
+        return Message(WHO_NAMED, {"name": named.group(1), "path": named.group(2)})
+    if who.startswith("the container at "):
+        return Message(WHO_UNNAMED, {"path": who.removeprefix("the container at ")})
+    return plain(who)
+
+
+def _fmt(q: Quantity) -> str:
+    return q.canonical()
+
+
+def pod_qos(
+    pod: Pod,
+    spec_path: str = "spec",
+    *,
+    apply_defaults: bool = True,
+    default_pod_limits: bool = True,
+    require_pod_level_values: bool = True,
+) -> QosResult:
+    """The QoS class Kubernetes gives ``pod`` and the reasons for it.
+
+    ``spec_path`` prefixes every field path ("spec.template.spec" for a Deployment).
+    ``apply_defaults=False`` evaluates the pod exactly as given (it must then already be
+    defaulted for the answer to match the API server).
+    """
+    defaulted = (
+        pod_with_defaults(pod, default_pod_limits=default_pod_limits) if apply_defaults else pod
+    )
+    pod_level = uses_pod_level(defaulted, require_pod_level_values=require_pod_level_values)
+
+    unreadable = _unreadable_reasons(
+        pod, defaulted, pod_level, spec_path, apply_defaults, default_pod_limits
+    )
+    if unreadable:
+        return QosResult(
+            None,
+            unreadable,
+            0,
+            QOS_UNKNOWN,
+        )
+
+    qos_class = compute_qos_class(defaulted, require_pod_level_values=require_pod_level_values)
+    reasons: list[QosReason] = []
+    if pod_level:
+        reasons.append(
+            QosReason(
+                "pod_level_decides",
+                f"Pod-level resources ({spec_path}.resources) are set, so they alone decide "
+                "the QoS class; container requests and limits do not count for it.",
+                field=f"{spec_path}.resources",
+                template=R_POD_LEVEL,
+                args={"path": f"{spec_path}.resources"},
+            )
+        )
+    if apply_defaults:
+        reasons.extend(_defaulted_reasons(pod, defaulted, spec_path))
+    if qos_class == BEST_EFFORT:
+        reasons.extend(_best_effort_reasons(defaulted, pod_level, spec_path))
+    elif qos_class == GUARANTEED:
+        reasons.extend(_guaranteed_reasons(defaulted, pod_level, spec_path))
+    else:
+        reasons.extend(_burstable_reasons(defaulted, pod_level, spec_path))
+    return QosResult(qos_class, reasons, EVICTION_RANK[qos_class], EVICTION_PRIORITY[qos_class])
+
+
+def _unreadable_reasons(
+    raw: Pod,
+    defaulted: Pod,
+    pod_level: bool,
+    spec_path: str,
+    apply_defaults: bool,
+    default_pod_limits: bool,
+) -> list[QosReason]:
+    """Unreadable cpu/memory values that the class depends on (None only where it matters)."""
+    out: list[QosReason] = []
+
+    def check(
+        values: ResourceList | None, kind: str, who: str, path: str, name: str | None
+    ) -> None:
+        for res in QOS_RESOURCES:
+            if values and res in values and parse_quantity(values[res]) is None:
+                out.append(
+                    QosReason(
+                        "unreadable_quantity",
+                        f'{who}: {res} {kind[:-1]} "{values[res]}" is not a valid quantity, '
+                        "so the QoS class cannot be determined.",
+                        container=name,
+                        field=f"{path}.{kind}[{res}]",
+                        params={"resource": res, "kind": kind[:-1], "value": str(values[res])},
+                        template=R_UNREADABLE,
+                        args={"who": who},
+                    )
+                )
+
+    if pod_level:
+        res = raw.spec.resources
+        if res is not None:
+            check(res.requests, "requests", "Pod-level resources", f"{spec_path}.resources", None)
+            check(res.limits, "limits", "Pod-level resources", f"{spec_path}.resources", None)
+        if not apply_defaults:
+            return out
+        # Pod-level values the API server derives from the containers depend on them too.
+        raw_req = (res.requests if res else None) or {}
+        raw_lim = (res.limits if res else None) or {}
+        derived_req = [r for r in QOS_RESOURCES if r not in raw_req and raw_lim]
+        derived_lim = [
+            r
+            for r in QOS_RESOURCES
+            if default_pod_limits
+            and r not in raw_lim
+            and not is_pod_level_limits_set(raw)
+            and is_pod_level_requests_set(defaulted)
+        ]
+        for rel, c in raw.spec.all_containers():
+            path = f"{spec_path}.{rel}.resources"
+            who = _who(c, f"{spec_path}.{rel}")
+            # A request defaulted from the limit comes from the limit too.
+            req = {r: v for r, v in c.requests.items() if r in derived_req}
+            lim = {r: v for r, v in c.limits.items() if r in derived_lim or r in derived_req}
+            check(req, "requests", who, path, c.name)
+            check(lim, "limits", who, path, c.name)
+        return out
+
+    for rel, c in raw.spec.all_containers():
+        path = f"{spec_path}.{rel}.resources"
+        who = _who(c, f"{spec_path}.{rel}")
+        check(c.requests, "requests", who, path, c.name)
+        check(c.limits, "limits", who, path, c.name)
+    return out
+
+
+def _defaulted_reasons(raw: Pod, defaulted: Pod, spec_path: str) -> list[QosReason]:
+    """Requests the API server copies from limits (SetDefaults_Pod) for cpu and memory."""
+    out: list[QosReason] = []
+    for (rel, before), (_, after) in zip(
+        raw.spec.all_containers(), defaulted.spec.all_containers(), strict=True
+    ):
+        for res in QOS_RESOURCES:
+            if res in before.requests or res not in after.requests:
+                continue
+            q = parse_quantity(after.requests[res])
+            if q is None:
+                continue
+            out.append(
+                QosReason(
+                    "request_defaulted_from_limit",
+                    f"{_who(before, f'{spec_path}.{rel}')} sets no {res} request, so the API "
+                    f"server sets it to the {res} limit {_fmt(q)}.",
+                    container=before.name,
+                    field=f"{spec_path}.{rel}.resources.requests[{res}]",
+                    params={"resource": res, "value": _fmt(q)},
+                    template=R_REQUEST_DEFAULTED,
+                    args={"who": _who(before, f"{spec_path}.{rel}")},
+                )
+            )
+    raw_res, res_after = raw.spec.resources, defaulted.spec.resources
+    if res_after is not None:
+        for kind in ("requests", "limits"):
+            before = (getattr(raw_res, kind) if raw_res else None) or {}
+            after = getattr(res_after, kind) or {}
+            for res in QOS_RESOURCES:
+                if res in before or res not in after:
+                    continue
+                q = parse_quantity(after[res])
+                if q is None:
+                    continue
+                source = (
+                    "the containers' combined limits"
+                    if kind == "limits"
+                    else "the pod-level limit or the containers' combined requests"
+                )
+                out.append(
+                    QosReason(
+                        f"pod_{kind[:-1]}_defaulted",
+                        f"{spec_path}.resources sets no {res} {kind[:-1]}, so the API server "
+                        f"sets it to {_fmt(q)} from {source}.",
+                        field=f"{spec_path}.resources.{kind}[{res}]",
+                        params={"resource": res, "value": _fmt(q)},
+                        template=R_POD_LIMIT_DEFAULTED
+                        if kind == "limits"
+                        else R_POD_REQUEST_DEFAULTED,
+                        args={"path": f"{spec_path}.resources"},
+                    )
+                )
+    return out
+
+
+def _best_effort_reasons(pod: Pod, pod_level: bool, spec_path: str) -> list[QosReason]:
+    out = [
+        QosReason(
+            "best_effort",
+            (
+                f"{spec_path}.resources sets no cpu or memory request or limit greater than zero, "
+                "so the pod is BestEffort."
+                if pod_level
+                else "No container sets a cpu or memory request or limit greater than zero, "
+                "so the pod is BestEffort."
+            ),
+            template=R_BEST_EFFORT_POD if pod_level else R_BEST_EFFORT,
+            args={"path": f"{spec_path}.resources"} if pod_level else {},
+        )
+    ]
+    scopes = (
+        [(None, f"{spec_path}.resources", f"{spec_path}.resources", pod.spec.resources)]
+        if pod_level
+        else [
+            (c, f"{spec_path}.{rel}", _who(c, f"{spec_path}.{rel}"), c.resources)
+            for rel, c in pod.spec.all_containers()
+        ]
+    )
+    for c, path, who, res in scopes:
+        if res is None:
+            continue
+        name = c.name if c else None
+        rpath = f"{path}.resources" if c else path
+        others = sorted(
+            {n for lst in (res.requests, res.limits) for n in (lst or {}) if n not in QOS_RESOURCES}
+        )
+        if others:
+            out.append(
+                QosReason(
+                    "other_resources_ignored",
+                    f"{who} sets {', '.join(others)}, but only cpu and memory decide the QoS "
+                    "class.",
+                    container=name,
+                    field=rpath,
+                    params={"resources": ", ".join(others)},
+                    template=R_OTHERS_IGNORED,
+                    args={"who": who},
+                )
+            )
+        for kind in ("requests", "limits"):
+            for r in QOS_RESOURCES:
+                q = parse_resources(getattr(res, kind)).get(r)
+                if q is not None and q.sign() <= 0:
+                    out.append(
+                        QosReason(
+                            "zero_ignored",
+                            f"{who} sets {r} {kind[:-1]} {_fmt(q)}, and a value of zero counts "
+                            "as not set.",
+                            container=name,
+                            field=f"{rpath}.{kind}[{r}]",
+                            params={"resource": r, "kind": kind[:-1], "value": _fmt(q)},
+                            template=R_ZERO_IGNORED,
+                            args={"who": who},
+                        )
+                    )
+    return out
+
+
+def _guaranteed_reasons(pod: Pod, pod_level: bool, spec_path: str) -> list[QosReason]:
+    if pod_level:
+        return [
+            QosReason(
+                "guaranteed",
+                f"{spec_path}.resources sets cpu and memory limits and each request equals "
+                "its limit, so the pod is Guaranteed.",
+                field=f"{spec_path}.resources",
+                template=R_GUARANTEED_POD,
+                args={"path": f"{spec_path}.resources"},
+            )
+        ]
+    n = len(pod.spec.containers) + len(pod.spec.init_list)
+    scope = (
+        "Every container, init containers and sidecars included,"
+        if pod.spec.init_list
+        else ("The container" if n == 1 else "Every container")
+    )
+    return [
+        QosReason(
+            "guaranteed",
+            f"{scope} sets cpu and memory limits and each request equals its limit, so the pod "
+            "is Guaranteed.",
+            params={"containers": str(n)},
+            template=R_GUARANTEED[scope],
+        )
+    ]
+
+
+def _burstable_reasons(pod: Pod, pod_level: bool, spec_path: str) -> list[QosReason]:
+    out = [
+        QosReason(
+            "burstable",
+            (
+                f"{spec_path}.resources sets a cpu or memory request or limit, but not cpu "
+                "and memory limits equal to their requests, so the pod is Burstable."
+                if pod_level
+                else "A container sets a cpu or memory request or limit, but not every "
+                "container sets cpu and memory limits equal to its requests, so the pod is "
+                "Burstable."
+            ),
+            template=R_BURSTABLE_POD if pod_level else R_BURSTABLE,
+            args={"path": f"{spec_path}.resources"} if pod_level else {},
+        )
+    ]
+    if pod_level:
+        res = pod.spec.resources or ResourceRequirements()
+        scopes = [
+            (None, f"{spec_path}.resources", f"{spec_path}.resources", res.requests, res.limits)
+        ]
+    else:
+        scopes = [
+            (c, _who(c, f"{spec_path}.{rel}"), f"{spec_path}.{rel}.resources", c.requests, c.limits)
+            for rel, c in pod.spec.all_containers()
+        ]
+    found = False
+    for c, who, rpath, requests, limits in scopes:
+        name = c.name if c else None
+        req, lim = _positive(requests), _positive(limits)
+        for r in QOS_RESOURCES:
+            if r not in lim:
+                written = parse_resources(limits).get(r)
+                detail = (
+                    f"sets {r} limit {_fmt(written)}, which counts as no limit"
+                    if written is not None
+                    else f"sets no {r} limit"
+                )
+                out.append(
+                    QosReason(
+                        "missing_limit",
+                        f"{who} {detail}.",
+                        container=name,
+                        field=f"{rpath}.limits[{r}]",
+                        params={"resource": r},
+                        template=R_ZERO_LIMIT if written is not None else R_NO_LIMIT,
+                        args={"who": who}
+                        | ({"value": _fmt(written)} if written is not None else {}),
+                    )
+                )
+                found = True
+            elif r not in req or req[r] != lim[r]:
+                request = _fmt(req[r]) if r in req else "0"
+                out.append(
+                    QosReason(
+                        "request_differs",
+                        f"{who}: {r} request {request} differs from limit {_fmt(lim[r])}.",
+                        container=name,
+                        field=f"{rpath}.requests[{r}]",
+                        params={"resource": r, "request": request, "limit": _fmt(lim[r])},
+                        template=R_REQUEST_DIFFERS,
+                        args={"who": who},
+                    )
+                )
+                found = True
+    if not found:  # only reachable for pods validation rejects (a request above its limit)
+        out.append(
+            QosReason(
+                "requests_differ_from_limits",
+                "The summed cpu and memory requests differ from the summed limits.",
+                template=R_SUMS_DIFFER,
+            )
+        )
+    return out

@@ -1,0 +1,37 @@
+"""Limits and helpers every part of the reader shares."""
+
+from __future__ import annotations
+
+from typing import Any
+
+MAX_INPUT_BYTES = 20 * 1024 * 1024
+# Real manifests nest ~20 levels (CRD schemas ~60); anything deeper is refused.
+MAX_DEPTH = 100
+# Bound on nodes copied for aliases in one document, on top of go-yaml's ratio.
+MAX_ALIAS_NODES = 1_000_000
+# Helm renders and dumps of single objects have hundreds or thousands; each one
+# costs a few microseconds of bookkeeping, so millions of "---" lines are refused.
+MAX_DOCUMENTS = 50_000
+
+
+class _DocError(Exception):
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(message)
+        self.line = line
+        self.message = message
+
+
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return type(value).__name__
