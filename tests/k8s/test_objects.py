@@ -47,6 +47,7 @@ from designer.k8s.design import (
     ContainerDesign,
     Design,
     ExportSettings,
+    PodFacts,
     design_to_pod,
     duration_text,
     effective_kind,
@@ -79,7 +80,7 @@ def export(workload: str, size: str | None = None, **kw: Any) -> list[dict]:
     settings_kw = {k: v for k, v in kw.items() if k in ExportSettings.model_fields}
     design_kw = {k: v for k, v in kw.items() if k not in settings_kw}
     pod = manifest(workload, size, **design_kw)
-    return export_objects(pod, ExportSettings(**settings_kw), workload)
+    return export_objects(PodFacts.of(pod), ExportSettings(**settings_kw), workload)
 
 
 def errors(objects: list[dict]) -> list[tuple[int, str]]:
@@ -160,7 +161,7 @@ def test_settings_are_small_json_with_defaults_and_no_extras() -> None:
 
 def test_pod_export_is_the_pod_manifest_itself() -> None:
     pod = manifest("training")
-    objects = export_objects(pod, ExportSettings(), "training")
+    objects = export_objects(PodFacts.of(pod), ExportSettings(), "training")
     assert objects == [pod]
     assert objects[0] is not pod
 
@@ -169,7 +170,7 @@ def test_export_does_not_touch_its_input_and_keeps_quoted_quantities() -> None:
     pod = manifest("distributed", "L")
     before = copy.deepcopy(pod)
     for kind in EXPORT_KINDS:
-        objects = export_objects(pod, ExportSettings(kind=kind), "distributed")
+        objects = export_objects(PodFacts.of(pod), ExportSettings(kind=kind), "distributed")
         workload = objects[-1] if kind == "IndexedJob" else objects[0]
         spec = workload["spec"]["template"]["spec"] if kind != "Pod" else workload["spec"]
         limits = spec["containers"][0]["resources"]["limits"]
@@ -184,7 +185,7 @@ def test_export_does_not_touch_its_input_and_keeps_quoted_quantities() -> None:
 
 def test_deployment_wraps_the_pod() -> None:
     pod = manifest("inference", namespace="serving")
-    (deployment,) = export_objects(pod, ExportSettings(replicas=3), "inference")
+    (deployment,) = export_objects(PodFacts.of(pod), ExportSettings(replicas=3), "inference")
     assert deployment["apiVersion"] == "apps/v1"
     assert deployment["kind"] == "Deployment"
     assert deployment["metadata"] == {
@@ -210,9 +211,9 @@ def test_deployment_without_pod_labels_selects_app_name() -> None:
 def test_deployment_forces_restart_policy_always_and_says_so() -> None:
     pod = manifest("training")  # restartPolicy Never
     settings_ = ExportSettings(kind="Deployment")
-    (deployment,) = export_objects(pod, settings_, "training")
+    (deployment,) = export_objects(PodFacts.of(pod), settings_, "training")
     assert deployment["spec"]["template"]["spec"]["restartPolicy"] == "Always"
-    lines = [render_line(line) for line in explain_export(settings_, "training", pod)]
+    lines = [render_line(line) for line in explain_export(settings_, "training", PodFacts.of(pod))]
     assert "The pod's restartPolicy Never becomes Always" in " ".join(lines)
 
 
@@ -222,7 +223,12 @@ def test_gpu_deployment_rolls_out_without_surge() -> None:
         "type": "RollingUpdate",
         "rollingUpdate": {"maxSurge": 0, "maxUnavailable": 1},
     }
-    templates = [t for t, _ in explain_export(ExportSettings(), "inference", manifest("inference"))]
+    templates = [
+        t
+        for t, _ in explain_export(
+            ExportSettings(), "inference", PodFacts.of(manifest("inference"))
+        )
+    ]
     assert MSG_ROLLOUT_GPU in templates
 
 
@@ -233,7 +239,7 @@ def test_cpu_deployment_rolls_out_with_kubernetes_defaults() -> None:
         "maxUnavailable": "25%",
     }
     settings_ = ExportSettings(kind="Deployment")
-    lines = explain_export(settings_, "preprocessing", manifest("preprocessing"))
+    lines = explain_export(settings_, "preprocessing", PodFacts.of(manifest("preprocessing")))
     assert (MSG_ROLLOUT_DEFAULT, {}) in lines
     assert "maxSurge 25%, maxUnavailable 25%" in render_line((MSG_ROLLOUT_DEFAULT, {}))
 
@@ -293,7 +299,9 @@ def test_gpu_metric_is_an_obvious_placeholder() -> None:
     text = " ".join(
         render_line(x)
         for x in explain_export(
-            ExportSettings(hpa=True, hpa_gpu_metric=True), "inference", manifest("inference")
+            ExportSettings(hpa=True, hpa_gpu_metric=True),
+            "inference",
+            PodFacts.of(manifest("inference")),
         )
     )
     assert "placeholder" in text and "DCGM" in text and "adapter" in text
@@ -302,15 +310,17 @@ def test_gpu_metric_is_an_obvious_placeholder() -> None:
 def test_hpa_explains_requests_and_warns_without_cpu_request() -> None:
     text = " ".join(
         render_line(x)
-        for x in explain_export(ExportSettings(hpa=True), "inference", manifest("inference"))
+        for x in explain_export(
+            ExportSettings(hpa=True), "inference", PodFacts.of(manifest("inference"))
+        )
     )
     assert "divided by the CPU request (4 per pod here)" in text
     assert "custom metric" in text  # GPU pods: CPU says little
 
     pod = manifest("preprocessing", "S")  # no requests at all
     settings_ = ExportSettings(kind="Deployment", hpa=True)
-    assert (MSG_HPA_NO_CPU, {}) in explain_export(settings_, "preprocessing", pod)
-    objects = export_objects(pod, settings_, "preprocessing")
+    assert (MSG_HPA_NO_CPU, {}) in explain_export(settings_, "preprocessing", PodFacts.of(pod))
+    objects = export_objects(PodFacts.of(pod), settings_, "preprocessing")
     assert errors(objects) == []  # the API server accepts it ...
     warnings = [(i, str(w)) for i, w in warn_objects(objects)]
     assert warnings == [  # ... but the HPA cannot scale it
@@ -344,7 +354,7 @@ def test_job_wraps_the_pod() -> None:
 
 def test_job_with_restart_never_ignores_disruptions() -> None:
     settings_ = ExportSettings(job_restart_policy="Never", ttl_seconds_after_finished=None)
-    (job,) = export_objects(manifest("preprocessing"), settings_, "preprocessing")
+    (job,) = export_objects(PodFacts.of(manifest("preprocessing")), settings_, "preprocessing")
     assert job["spec"]["template"]["spec"]["restartPolicy"] == "Never"
     assert job["spec"]["podFailurePolicy"] == {
         "rules": [
@@ -356,16 +366,22 @@ def test_job_with_restart_never_ignores_disruptions() -> None:
     }
     assert "ttlSecondsAfterFinished" not in job["spec"]
     templates = [
-        t for t, _ in explain_export(settings_, "preprocessing", manifest("preprocessing"))
+        t
+        for t, _ in explain_export(
+            settings_, "preprocessing", PodFacts.of(manifest("preprocessing"))
+        )
     ]
     assert MSG_PFP in templates and MSG_ONFAILURE not in templates
-    templates = [t for t, _ in explain_export(ExportSettings(), "batch", manifest("batch"))]
+    templates = [
+        t for t, _ in explain_export(ExportSettings(), "batch", PodFacts.of(manifest("batch")))
+    ]
     assert MSG_ONFAILURE in templates and MSG_PFP not in templates
 
 
 def test_job_explains_eviction_retries() -> None:
     text = " ".join(
-        render_line(x) for x in explain_export(ExportSettings(), "batch", manifest("batch"))
+        render_line(x)
+        for x in explain_export(ExportSettings(), "batch", PodFacts.of(manifest("batch")))
     )
     assert "must tolerate" in text and "evicted" in text
     assert "backoffLimit 6" in text
@@ -419,7 +435,7 @@ def test_indexed_job_env_goes_on_every_app_container_only() -> None:
     design.containers[0].base = {"env": [{"name": "NNODES", "value": "99"}, {"name": "X"}]}
     design.base = {"spec": {"hostname": "fixed", "subdomain": "old"}}
     pod = pod_manifest(design_to_pod(design))
-    _, job = export_objects(pod, ExportSettings(), "distributed")
+    _, job = export_objects(PodFacts.of(pod), ExportSettings(), "distributed")
     pod_spec = job["spec"]["template"]["spec"]
     main, logger = pod_spec["containers"]
     names = [e["name"] for e in main["env"]]
@@ -453,33 +469,38 @@ def test_one_process_per_worker_also_sets_rank() -> None:
 def test_indexed_job_totals() -> None:
     pod = manifest("distributed", "XL")
     settings_ = ExportSettings(workers=4)
-    assert job_totals(pod, settings_, "distributed") == {
+    assert job_totals(PodFacts.of(pod), settings_, "distributed") == {
         "cpu": "384",
         "memory": "4Ti",
         "nvidia.com/gpu": "32",
     }
     line = (MSG_INDEXED_TOTAL_GPU, {"workers": 4, "gpus": 8, "total": 32})
-    assert line in explain_export(settings_, "distributed", pod)
+    assert line in explain_export(settings_, "distributed", PodFacts.of(pod))
     assert render_line(line) == "4 workers × 8 GPUs = 32 GPUs"
-    text = " ".join(render_line(x) for x in explain_export(settings_, "distributed", pod))
+    text = " ".join(
+        render_line(x) for x in explain_export(settings_, "distributed", PodFacts.of(pod))
+    )
     assert "gang scheduler" in text and "32 GPUs fit at once" in text
 
 
 def test_totals_count_replicas_and_single_pods() -> None:
     pod = manifest("inference", "M")
-    assert job_totals(pod, ExportSettings(replicas=3), "inference") == {
+    assert job_totals(PodFacts.of(pod), ExportSettings(replicas=3), "inference") == {
         "cpu": "12",
         "memory": "48Gi",
         "nvidia.com/gpu": "3",
     }
-    assert job_totals(pod, ExportSettings(hpa=True, hpa_max=5), "inference")["cpu"] == "20"
-    assert job_totals(pod, ExportSettings(), "batch") == {
+    assert (
+        job_totals(PodFacts.of(pod), ExportSettings(hpa=True, hpa_max=5), "inference")["cpu"]
+        == "20"
+    )
+    assert job_totals(PodFacts.of(pod), ExportSettings(), "batch") == {
         "cpu": "4",
         "memory": "16Gi",
         "nvidia.com/gpu": "1",
     }
-    assert job_totals(pod, ExportSettings(kind="IndexedJob", workers=2))["cpu"] == "8"
-    assert job_totals(pod, ExportSettings(replicas=-4), "inference")["cpu"] == "0"
+    assert job_totals(PodFacts.of(pod), ExportSettings(kind="IndexedJob", workers=2))["cpu"] == "8"
+    assert job_totals(PodFacts.of(pod), ExportSettings(replicas=-4), "inference")["cpu"] == "0"
 
 
 # --- explanations --------------------------------------------------------------------------
@@ -488,7 +509,7 @@ def test_totals_count_replicas_and_single_pods() -> None:
 @pytest.mark.parametrize(("workload", "overrides"), EXPORT_CASES)
 def test_every_explanation_renders(workload: str, overrides: dict) -> None:
     settings_ = ExportSettings(**overrides)
-    lines = explain_export(settings_, workload, manifest(workload))
+    lines = explain_export(settings_, workload, PodFacts.of(manifest(workload)))
     assert lines[0][0] == KIND_REASONS[effective_kind(settings_, workload)]
     for template, params in lines:
         assert isinstance(template, str) and template
@@ -497,7 +518,7 @@ def test_every_explanation_renders(workload: str, overrides: dict) -> None:
 
 
 def test_a_non_default_kind_says_what_is_usual() -> None:
-    lines = explain_export(ExportSettings(kind="Pod"), "batch", manifest("batch"))
+    lines = explain_export(ExportSettings(kind="Pod"), "batch", PodFacts.of(manifest("batch")))
     assert render_line(lines[1]) == (
         "Exported as Pod; the usual choice for Batch / offline inference is Job."
     )
@@ -533,7 +554,7 @@ def test_every_export_passes_the_schema_and_the_engine(
 @pytest.mark.parametrize(("workload", "overrides"), EXPORT_CASES)
 def test_read_back_gives_the_pods_qos_and_no_errors(workload: str, overrides: dict) -> None:
     pod = manifest(workload)
-    objects = export_objects(pod, ExportSettings(**overrides), workload)
+    objects = export_objects(PodFacts.of(pod), ExportSettings(**overrides), workload)
     report = pod_report(Pod.model_validate(pod))
     result = check_texts([("x.yaml", dump_yaml_all(objects))])
     assert result["errors"] == []
@@ -586,11 +607,11 @@ def test_valid_settings_give_valid_objects(**kw: Any) -> None:
         master_port=kw["port"],
     )
     pod = manifest(kw["workload"], kw["size"])
-    objects = export_objects(pod, settings_, kw["workload"])
+    objects = export_objects(PodFacts.of(pod), settings_, kw["workload"])
     assert errors(objects) == []
     for obj in objects:
         kubernetes_validate.validate(obj, K8S_VERSION, strict=True)
-    for template, params in explain_export(settings_, kw["workload"], pod):
+    for template, params in explain_export(settings_, kw["workload"], PodFacts.of(pod)):
         render_line((template, params))
 
 
@@ -621,12 +642,12 @@ def test_any_settings_never_crash(
         max_unavailable=unavailable,
     )
     pod = manifest("distributed", name=name)
-    objects = export_objects(pod, settings_, "distributed")
+    objects = export_objects(PodFacts.of(pod), settings_, "distributed")
     validate_objects(objects)
     warn_objects(objects)
-    for line in explain_export(settings_, "distributed", pod):
+    for line in explain_export(settings_, "distributed", PodFacts.of(pod)):
         render_line(line)
-    job_totals(pod, settings_, "distributed")
+    job_totals(PodFacts.of(pod), settings_, "distributed")
 
 
 # --- golden files --------------------------------------------------------------------------
@@ -1199,7 +1220,7 @@ def test_template_errors_are_validate_pods_with_the_objects_index() -> None:
         "equal to cpu limit of 32"
     ]
     for kind, at in (("Pod", 0), ("Deployment", 0), ("Job", 0), ("IndexedJob", 1)):
-        objects = export_objects(pod, ExportSettings(kind=kind), "distributed")
+        objects = export_objects(PodFacts.of(pod), ExportSettings(kind=kind), "distributed")
         prefix = "spec." if kind == "Pod" else "spec.template.spec."
         expected = [(at, str(e).replace("spec.", prefix, 1)) for e in pod_errors]
         assert errors(objects) == expected, kind
@@ -1225,7 +1246,7 @@ def test_warnings_for_an_indexed_job_without_workers() -> None:
 def test_template_warnings_carry_the_objects_index() -> None:
     pod = manifest("batch")
     pod["spec"]["containers"][0]["resources"]["limits"]["memory"] = "1500m"
-    objects = export_objects(pod, ExportSettings(), "batch")
+    objects = export_objects(PodFacts.of(pod), ExportSettings(), "batch")
     assert [(i, str(w)) for i, w in warn_objects(objects)] == [
         (
             0,
@@ -1264,11 +1285,11 @@ def test_design_round_trip_keeps_the_export_valid() -> None:
     design: Design = design_from_pod(imported, "inference")
     pod = pod_manifest(design_to_pod(design))
     for kind in EXPORT_KINDS:
-        objects = export_objects(pod, ExportSettings(kind=kind), "inference")
+        objects = export_objects(PodFacts.of(pod), ExportSettings(kind=kind), "inference")
         assert errors(objects) == []
         for obj in objects:
             kubernetes_validate.validate(obj, K8S_VERSION, strict=True)
-    (deployment,) = export_objects(pod, ExportSettings(), "inference")
+    (deployment,) = export_objects(PodFacts.of(pod), ExportSettings(), "inference")
     assert deployment["spec"]["selector"]["matchLabels"] == {"app": "serve", "tier": "gpu"}
     # The pod's own annotations stay on the pods; kubectl's bookkeeping does not.
     assert deployment["spec"]["template"]["metadata"]["annotations"] == {

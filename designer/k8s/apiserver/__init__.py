@@ -10,14 +10,10 @@ from designer.k8s.apiserver.decode import (
 from designer.k8s.apiserver.defaults import (
     pod_with_defaults,
     round_up_to_milli,
-    shared_defaults,
 )
 from designer.k8s.apiserver.pod import (
     ValidationResult,
     validate_pod,
-)
-from designer.k8s.apiserver.resources import (
-    validate_resource_requirements,
 )
 from designer.k8s.apiserver.workloads import (
     INT_RE,
@@ -38,10 +34,8 @@ __all__ = [
     "pod_from_parts",
     "pod_with_defaults",
     "round_up_to_milli",
-    "shared_defaults",
     "template_parts",
     "template_warnings",
     "validate_objects",
     "validate_pod",
-    "validate_resource_requirements",
 ]

@@ -37,9 +37,6 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from fractions import Fraction
 
 from designer.k8s.core import (
@@ -61,34 +58,13 @@ from designer.k8s.core import (
 __all__ = ["pod_with_defaults", "round_up_to_milli"]
 
 
-# Within ``shared_defaults()`` (one report on one pod), validation, QoS and scheduling each ask
-# for the defaulted pod; it is computed once. The memo lives only for that block, during which
-# nobody changes the pod.
-_memo: ContextVar[dict[tuple[int, bool], tuple[Pod, Pod]] | None] = ContextVar(
-    "defaults_memo", default=None
-)
-
-
-@contextmanager
-def shared_defaults() -> Iterator[None]:
-    """Compute each pod's defaults once inside this block (the pod must not change in it)."""
-    token = _memo.set({})
-    try:
-        yield
-    finally:
-        _memo.reset(token)
-
-
 def pod_with_defaults(pod: Pod, *, default_pod_limits: bool = True) -> Pod:
-    """A copy of ``pod`` with the API server's resource defaulting applied (read-only)."""
-    memo = _memo.get()
-    if memo is None:
-        return _pod_with_defaults(pod, default_pod_limits)
-    key = (id(pod), default_pod_limits)
-    hit = memo.get(key)
-    if hit is None or hit[0] is not pod:
-        hit = memo[key] = (pod, _pod_with_defaults(pod, default_pod_limits))
-    return hit[1]
+    """A copy of ``pod`` with the API server's resource defaulting applied (read-only).
+
+    Compute it once per pod and pass it down: validation, QoS, the scheduler's sums and the
+    kubelet view all take the defaulted pod.
+    """
+    return _pod_with_defaults(pod, default_pod_limits)
 
 
 def _pod_with_defaults(pod: Pod, default_pod_limits: bool) -> Pod:

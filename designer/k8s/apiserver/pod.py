@@ -449,6 +449,7 @@ def validate_pod(
     spec_path: str = "spec",
     metadata_path: str = "metadata",
     template: bool = False,
+    defaulted: Pod | None = None,
 ) -> ValidationResult:
     """Validate ``pod`` as ``kubectl apply`` would have the API server do it.
 
@@ -457,9 +458,11 @@ def validate_pod(
     ``metadata_path`` is left at its default it is derived from ``spec_path``, e.g.
     ``spec.template.spec`` -> ``spec.template.labels``), and ephemeral containers are
     forbidden. Workload-specific rules (e.g. a Deployment's restartPolicy) are not checked.
+    As the API server does, the *defaulted* pod is validated: pass ``defaulted`` when it is
+    at hand (apiserver.pod_with_defaults), so it is computed once.
     """
-
-    defaulted = pod_with_defaults(pod)
+    if defaulted is None:
+        defaulted = pod_with_defaults(pod)
     errors: list[FieldError] = []
     if template:
         base = metadata_path

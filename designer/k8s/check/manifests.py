@@ -11,7 +11,7 @@ from typing import Any
 
 import orjson
 
-from designer.k8s.apiserver import pod_from_parts, shared_defaults
+from designer.k8s.apiserver import pod_from_parts, pod_with_defaults
 from designer.k8s.core import FieldError, name_is_dns_subdomain
 from designer.k8s.design import PodReport, failed_report, pod_report
 from designer.k8s.kubelet import pod_qos
@@ -219,10 +219,10 @@ def _undecodable_report(workload: Workload, errors: list[FieldError]) -> PodRepo
     resource_pod, _problems = pod_from_parts({}, minimal, spec_path=workload.pod_spec_path)
     if resource_pod is None:
         return failed_report(errors)
-    with shared_defaults():
-        qos = pod_qos(resource_pod, spec_path=workload.pod_spec_path)
-        requests = effective_requests(resource_pod)
-        limits = effective_limits(resource_pod)
+    defaulted = pod_with_defaults(resource_pod)
+    qos = pod_qos(resource_pod, spec_path=workload.pod_spec_path, defaulted=defaulted)
+    requests = effective_requests(defaulted, apply_defaults=False)
+    limits = effective_limits(defaulted, apply_defaults=False)
     return PodReport(None, qos, requests, limits, errors, [])
 
 

@@ -10,11 +10,9 @@ from designer.k8s.design.export import (
     DEFAULT_KINDS,
     GPU_METRIC_NAME,
     ExportSettings,
+    PodFacts,
     _copies,
-    _cpu_request_missing,
-    _pod_requests,
     effective_kind,
-    gpus_per_pod,
     job_totals,
     rollout_values,
 )
@@ -162,14 +160,13 @@ def _totals_text(totals: dict[str, str]) -> str:
     return ", ".join(f"{name} {value}" for name, value in totals.items())
 
 
-def explain_export(
-    settings: ExportSettings, workload: str, pod_manifest: dict[str, Any]
-) -> list[Line]:
+def explain_export(settings: ExportSettings, workload: str, pod: PodFacts) -> list[Line]:
     """(message template, params) lines explaining the export, in display order."""
     kind = effective_kind(settings, workload)
     default = DEFAULT_KINDS.get(workload, "Pod")
-    gpus = gpus_per_pod(pod_manifest)
-    spec = pod_manifest.get("spec") if isinstance(pod_manifest.get("spec"), dict) else {}
+    gpus = pod.gpus
+    manifest = pod.manifest
+    spec = manifest.get("spec") if isinstance(manifest.get("spec"), dict) else {}
     old_restart = spec.get("restartPolicy")
     lines: list[Line] = []
 
@@ -206,22 +203,20 @@ def explain_export(
         lines.append((RESTART_CHANGED[kind], {"old": old_restart, "new": new_restart}))
 
     if kind == "Deployment":
-        lines += _explain_deployment(settings, pod_manifest, gpus)
+        lines += _explain_deployment(settings, pod, gpus)
     elif kind in ("Job", "IndexedJob"):
-        lines += _explain_job(settings, kind, pod_manifest, gpus)
+        lines += _explain_job(settings, kind, manifest, gpus)
 
     copies = _copies(settings, kind)
     if kind in ("Deployment", "IndexedJob") and copies > 1:
-        totals = job_totals(pod_manifest, settings, workload)
+        totals = job_totals(pod, settings, workload)
         if totals:
             template = MSG_TOTALS_HPA if kind == "Deployment" and settings.hpa else MSG_TOTALS
             lines.append((template, {"copies": copies, "totals": _totals_text(totals)}))
     return lines
 
 
-def _explain_deployment(
-    settings: ExportSettings, pod_manifest: dict[str, Any], gpus: int
-) -> list[Line]:
+def _explain_deployment(settings: ExportSettings, pod: PodFacts, gpus: int) -> list[Line]:
     lines: list[Line] = []
     surge, unavailable = rollout_values(settings, gpus)
     defaulted = not settings.max_surge.strip() and not settings.max_unavailable.strip()
@@ -243,9 +238,9 @@ def _explain_deployment(
         lines.append((MSG_ROLLOUT_SINGLE, {"unavailable": str(unavailable)}))
 
     if settings.hpa:
-        requests = _pod_requests(pod_manifest)
+        requests = pod.requests
         cpu = requests.get("cpu")
-        if _cpu_request_missing(pod_manifest) or cpu is None:
+        if pod.cpu_request_missing or cpu is None:
             lines.append((MSG_HPA_NO_CPU, {}))
         else:
             lines.append(

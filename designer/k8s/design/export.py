@@ -35,6 +35,8 @@ export.
 from __future__ import annotations
 
 import copy
+import functools
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -178,34 +180,53 @@ def _pod_model(pod_manifest: dict[str, Any]) -> Pod | None:
         return None
 
 
-def _is_gpu(name: str) -> bool:
-    """Whole GPUs, MIG slices and shared GPUs of every vendor (gpu.is_gpu_resource)."""
+@dataclass(frozen=True)
+class PodFacts:
+    """The pod an export wraps, read once: its manifest (quantities canonical, as
+    ``canonical.pod_manifest`` makes it), the pod as the API server stores it and the
+    effective requests the scheduler sees. ``render_design`` builds it from the pod's report;
+    ``PodFacts.of`` reads a manifest on its own."""
 
-    return is_gpu_resource(name)
+    manifest: dict[str, Any]
+    defaulted: Pod | None
+    requests: dict[str, Quantity]
 
+    @classmethod
+    def of(cls, pod_manifest: dict[str, Any]) -> PodFacts:
+        pod = _pod_model(pod_manifest)
+        if pod is None:
+            return cls(pod_manifest, None, {})
+        defaulted = pod_with_defaults(pod)
+        try:
+            requests = effective_requests(defaulted, apply_defaults=False)
+        except (QuantityError, ValueError, TypeError, OverflowError):
+            requests = {}
+        return cls(pod_manifest, defaulted, requests)
 
-def _pod_requests(pod_manifest: dict[str, Any]) -> dict[str, Quantity]:
-    """Effective requests of the pod (defaulted as the API server stores it)."""
+    @functools.cached_property
+    def gpus(self) -> int:
+        """Whole GPUs the pod requests (any GPU resource); 0 when none or unreadable."""
+        total = Fraction(0)
+        for name, q in self.requests.items():
+            if is_gpu_resource(name):
+                try:
+                    total += q.as_fraction()
+                except OverflowError:
+                    return 0
+        return int(total) if total.denominator == 1 and total > 0 else 0
 
-    pod = _pod_model(pod_manifest)
-    if pod is None:
-        return {}
-    try:
-        return effective_requests(pod)
-    except (QuantityError, ValueError, TypeError, OverflowError):
-        return {}
-
-
-def gpus_per_pod(pod_manifest: dict[str, Any]) -> int:
-    """Whole GPUs the pod requests (any GPU resource); 0 when none or unreadable."""
-    total = Fraction(0)
-    for name, q in _pod_requests(pod_manifest).items():
-        if _is_gpu(name):
-            try:
-                total += q.as_fraction()
-            except OverflowError:
-                return 0
-    return int(total) if total.denominator == 1 and total > 0 else 0
+    @functools.cached_property
+    def cpu_request_missing(self) -> list[int]:
+        """Indexes of app containers with no CPU request once defaulted (a limit defaults
+        it); none when a pod-level CPU request covers the pod."""
+        if self.defaulted is None:
+            return []
+        pod_level = (
+            self.defaulted.spec.resources.requests if self.defaulted.spec.resources else None
+        )
+        if pod_level and pod_level.get("cpu") is not None:
+            return []
+        return [i for i, c in enumerate(self.defaulted.spec.containers) if "cpu" not in c.requests]
 
 
 def _copies(settings: ExportSettings, kind: str) -> int:
@@ -219,7 +240,7 @@ def _copies(settings: ExportSettings, kind: str) -> int:
 
 
 def job_totals(
-    pod_manifest: dict[str, Any], settings: ExportSettings, workload: str | None = None
+    pod: PodFacts, settings: ExportSettings, workload: str | None = None
 ) -> dict[str, str]:
     """Effective requests of the pod x the pods the export runs at once, canonical.
 
@@ -231,7 +252,7 @@ def job_totals(
     kind = effective_kind(settings, workload) if workload else (settings.kind or "Pod")
     n = _copies(settings, kind)
     totals: dict[str, Quantity] = {}
-    for name, q in _pod_requests(pod_manifest).items():
+    for name, q in pod.requests.items():
         try:
             totals[name] = Quantity.from_fraction(q.as_fraction() * n, q.format)
         except (ValueError, OverflowError):
@@ -340,11 +361,11 @@ def _with_env(container: dict[str, Any], env: list[dict[str, Any]]) -> None:
 
 
 def export_objects(
-    pod_manifest: dict[str, Any], settings: ExportSettings, workload: str
+    facts: PodFacts, settings: ExportSettings, workload: str
 ) -> list[dict[str, Any]]:
     """The manifests to apply, in order. Quantities are kept as given (canonical/QuotedStr)."""
     kind = effective_kind(settings, workload)
-    pod = copy.deepcopy(pod_manifest)
+    pod = copy.deepcopy(facts.manifest)
     pod.pop("status", None)
     if kind == "Pod":
         return [pod]
@@ -356,7 +377,7 @@ def export_objects(
         metadata.get("annotations") if isinstance(metadata.get("annotations"), dict) else None
     )
     spec = pod.get("spec") if isinstance(pod.get("spec"), dict) else {}
-    gpus = gpus_per_pod(pod_manifest)
+    gpus = facts.gpus
 
     if kind == "Deployment":
         selector = dict(labels) if labels else {"app": name}
@@ -545,7 +566,7 @@ def _hpa_warnings(
     if not uses_cpu or target is None:
         return []
     _, meta, pod_spec = template_parts(objects[target])
-    missing = _cpu_request_missing({"metadata": meta, "spec": pod_spec})
+    missing = PodFacts.of({"metadata": meta, "spec": pod_spec}).cpu_request_missing
     out = []
     containers = pod_spec.get("containers") or []
     for c in missing:
@@ -557,16 +578,3 @@ def _hpa_warnings(
         )
         out.append((target, FieldWarning(path, msg)))
     return out
-
-
-def _cpu_request_missing(pod_manifest: dict[str, Any]) -> list[int]:
-    """Indexes of app containers with no CPU request once defaulted (a limit defaults it)."""
-
-    pod = _pod_model(pod_manifest)
-    if pod is None:
-        return []
-    pod_level = pod.spec.resources.requests if pod.spec.resources else None
-    if pod_level and pod_level.get("cpu") is not None:
-        return []  # a pod-level CPU request covers the pod
-    defaulted = pod_with_defaults(pod)
-    return [i for i, c in enumerate(defaulted.spec.containers) if "cpu" not in c.requests]

@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
+from designer.k8s.apiserver import pod_with_defaults
 from designer.k8s.core import Message, MessageError, Pod, Quantity, QuantityError, gettext_noop
 from designer.k8s.design.headroom import Headroom, HeadroomError, memory_headroom
 from designer.k8s.gpu import (
@@ -25,7 +26,7 @@ from designer.k8s.gpu import (
     sharing_modes,
     smallest_mig_profile,
 )
-from designer.k8s.kubelet import NodeView, node_view
+from designer.k8s.kubelet import NodeView, QosResult, node_view
 from designer.k8s.manifest import ManifestError, read_documents
 from designer.k8s.scheduler import (
     PROVIDERS,
@@ -244,8 +245,14 @@ def plan(
     node: NodeChoice,
     headroom: HeadroomChoice,
     shm: str = "",
+    *,
+    defaulted: Pod | None = None,
+    qos: QosResult | None = None,
 ) -> Plan:
-    """Everything the GPU, node and headroom panels show for a pod and the user's choices."""
+    """Everything the GPU, node and headroom panels show for a pod and the user's choices.
+
+    ``defaulted`` and ``qos`` (from the pod's report) spare computing them again."""
+    defaulted = defaulted or pod_with_defaults(pod)
     problems: dict[str, Message] = {}
     resource, profile, problem = gpu_resource_name(gpu)
     if problem:
@@ -260,14 +267,14 @@ def plan(
         overhead = {"cpu": node.ds_cpu.strip(), "memory": node.ds_memory.strip()}
         overhead = {k: v for k, v in overhead.items() if v}
         try:
-            fit_result = fit(pod, node_info, overhead or None)
+            fit_result = fit(defaulted, node_info, overhead or None, apply_defaults=False)
         except (ValueError, QuantityError) as exc:
             field_name = "node.ds_cpu" if "cpu" in str(exc) else "node.ds_memory"
             problems[field_name] = _error_message(exc)
-            fit_result = fit(pod, node_info, None)
+            fit_result = fit(defaulted, node_info, None, apply_defaults=False)
 
     proposal, problem = headroom_proposal(headroom, shm)
     if problem:
         problems[problem[0]] = problem[1]
-    view = node_view(pod, _memory_capacity(node_info))
+    view = node_view(pod, _memory_capacity(node_info), defaulted=defaulted, qos=qos)
     return Plan(sharing, profile, resource, node_info, fit_result, view, proposal, problems)

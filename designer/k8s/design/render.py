@@ -15,7 +15,13 @@ from designer.k8s.design.actions import apply_gpu_choice
 from designer.k8s.design.canonical import pod_manifest
 from designer.k8s.design.convert import design_to_pod
 from designer.k8s.design.explain import explain_export
-from designer.k8s.design.export import effective_kind, export_objects, job_totals, warn_objects
+from designer.k8s.design.export import (
+    PodFacts,
+    effective_kind,
+    export_objects,
+    job_totals,
+    warn_objects,
+)
 from designer.k8s.design.model import Design
 from designer.k8s.design.planning import Plan, plan
 from designer.k8s.design.report import PodReport, pod_report
@@ -84,9 +90,9 @@ def render_design(design: Design) -> Rendered:
         design = apply_gpu_choice(design)
     pod = design_to_pod(design)
     report = pod_report(pod, workload=design.workload)
-    manifest = pod_manifest(pod)
+    facts = PodFacts(pod_manifest(pod), report.defaulted, report.requests)
     kind = effective_kind(design.export, design.workload)
-    objects = export_objects(manifest, design.export, design.workload)
+    objects = export_objects(facts, design.export, design.workload)
     wrapped = kind != "Pod"
     object_errors = _own(objects, validate_objects(objects)) if wrapped else []
     object_warnings = _own(objects, warn_objects(objects)) if wrapped else []
@@ -98,8 +104,16 @@ def render_design(design: Design) -> Rendered:
         objects=objects,
         object_errors=object_errors,
         object_warnings=object_warnings,
-        explanation=explain_export(design.export, design.workload, manifest),
-        totals=job_totals(manifest, design.export, design.workload),
+        explanation=explain_export(design.export, design.workload, facts),
+        totals=job_totals(facts, design.export, design.workload),
         yaml=dump_yaml_all(objects),
-        plan=plan(pod, design.gpu, design.node, design.headroom, design.shm_size),
+        plan=plan(
+            pod,
+            design.gpu,
+            design.node,
+            design.headroom,
+            design.shm_size,
+            defaulted=report.defaulted,
+            qos=report.qos,
+        ),
     )

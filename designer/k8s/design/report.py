@@ -1,7 +1,8 @@
 """One call that answers everything the product shows about a pod.
 
-Views, the CLI and the JSON API all call ``pod_report`` (or ``workload_report`` for a
-manifest read from a file), so they cannot disagree.
+Views, the CLI and the JSON API all call ``pod_report``, so they cannot disagree. The pod is
+defaulted once, as the API server stores it, and that defaulted pod is what validation, QoS
+and the scheduler's sums read (and what the report hands on, e.g. to planning).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any
 
-from designer.k8s.apiserver import ValidationResult, shared_defaults, validate_pod
+from designer.k8s.apiserver import ValidationResult, pod_with_defaults, validate_pod
 from designer.k8s.core import FieldError, FieldWarning, Pod, Quantity, format_resources
 from designer.k8s.design.advice import Advice, pod_advice
 from designer.k8s.kubelet import QosResult, pod_qos
@@ -26,6 +27,7 @@ class PodReport:
     errors: list[FieldError]
     warnings: list[FieldWarning]
     advice: list[Advice] = field(default_factory=list)
+    defaulted: Pod | None = None  # the pod as the API server stores it
 
     @property
     def qos_class(self) -> str | None:
@@ -61,15 +63,21 @@ def pod_report(
     template: bool = False,
 ) -> PodReport:
     """QoS with reasons, effective requests/limits, validation and (for a workload) advice."""
-    with shared_defaults():
-        validation: ValidationResult = validate_pod(
-            pod, spec_path=spec_path, metadata_path=metadata_path, template=template
-        )
-        qos = pod_qos(pod, spec_path=spec_path)
-        requests = effective_requests(pod)
-        limits = effective_limits(pod)
+    defaulted = pod_with_defaults(pod)
+    validation: ValidationResult = validate_pod(
+        pod,
+        spec_path=spec_path,
+        metadata_path=metadata_path,
+        template=template,
+        defaulted=defaulted,
+    )
+    qos = pod_qos(pod, spec_path=spec_path, defaulted=defaulted)
+    requests = effective_requests(defaulted, apply_defaults=False)
+    limits = effective_limits(defaulted, apply_defaults=False)
     advice = pod_advice(pod, workload, qos.qos_class, requests, limits) if workload else []
-    return PodReport(pod, qos, requests, limits, validation.errors, validation.warnings, advice)
+    return PodReport(
+        pod, qos, requests, limits, validation.errors, validation.warnings, advice, defaulted
+    )
 
 
 def failed_report(errors: list[FieldError]) -> PodReport:

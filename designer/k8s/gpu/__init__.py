@@ -4,17 +4,12 @@ the extended resource each mode makes a container request.
 
 from __future__ import annotations
 
-from designer.k8s.gpu.mig_table import (
-    MIG_MODELS,
-)
 from designer.k8s.gpu.sharing import (
     FRACTIONAL_GPU,
     MIG_RESOURCE_PREFIX,
     SHARED_SUFFIX,
-    GpuModel,
     MigProfile,
     SharingModeInfo,
-    VendorInfo,
     gpu_count_problem,
     gpu_resource_for,
     is_gpu_resource,
@@ -31,15 +26,12 @@ from designer.k8s.gpu.sharing_table import (
 
 __all__ = [
     "FRACTIONAL_GPU",
-    "GpuModel",
-    "MIG_MODELS",
     "MIG_RESOURCE_PREFIX",
     "MigProfile",
     "SHARED_SUFFIX",
     "SHARING_MODES",
     "SharingModeInfo",
     "VENDORS",
-    "VendorInfo",
     "gpu_count_problem",
     "gpu_resource_for",
     "is_gpu_resource",

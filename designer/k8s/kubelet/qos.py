@@ -272,16 +272,19 @@ def pod_qos(
     apply_defaults: bool = True,
     default_pod_limits: bool = True,
     require_pod_level_values: bool = True,
+    defaulted: Pod | None = None,
 ) -> QosResult:
     """The QoS class Kubernetes gives ``pod`` and the reasons for it.
 
     ``spec_path`` prefixes every field path ("spec.template.spec" for a Deployment).
     ``apply_defaults=False`` evaluates the pod exactly as given (it must then already be
-    defaulted for the answer to match the API server).
+    defaulted for the answer to match the API server). Pass ``defaulted`` (the pod as the
+    API server stores it) when it is at hand, so it is computed once.
     """
-    defaulted = (
-        pod_with_defaults(pod, default_pod_limits=default_pod_limits) if apply_defaults else pod
-    )
+    if defaulted is None:
+        defaulted = (
+            pod_with_defaults(pod, default_pod_limits=default_pod_limits) if apply_defaults else pod
+        )
     pod_level = uses_pod_level(defaulted, require_pod_level_values=require_pod_level_values)
 
     unreadable = _unreadable_reasons(

@@ -30,7 +30,14 @@ from designer.k8s.kubelet.cgroups import (
     pod_cgroup,
 )
 from designer.k8s.kubelet.oom import _is_node_critical, _limit_for, _oom_reason, oom_score_adj
-from designer.k8s.kubelet.qos import BURSTABLE, GUARANTEED, WHO_NAMED, compute_qos_class, pod_qos
+from designer.k8s.kubelet.qos import (
+    BURSTABLE,
+    GUARANTEED,
+    WHO_NAMED,
+    QosResult,
+    compute_qos_class,
+    pod_qos,
+)
 
 
 @dataclass(frozen=True)
@@ -121,11 +128,18 @@ def node_view(
     *,
     spec_path: str = "spec",
     default_pod_limits: bool = True,
+    defaulted: Pod | None = None,
+    qos: QosResult | None = None,
 ) -> NodeView:
-    """What the kubelet applies for ``pod`` on a node with ``node_memory_capacity``."""
-    p = pod_with_defaults(pod, default_pod_limits=default_pod_limits)
+    """What the kubelet applies for ``pod`` on a node with ``node_memory_capacity``.
+
+    ``defaulted`` (the pod as the API server stores it, which is what the kubelet receives)
+    and its ``qos`` are computed here unless given.
+    """
+    p = defaulted or pod_with_defaults(pod, default_pod_limits=default_pod_limits)
     notes: list[Message] = []
-    qos = pod_qos(pod, spec_path, default_pod_limits=default_pod_limits)
+    if qos is None:
+        qos = pod_qos(pod, spec_path, default_pod_limits=default_pod_limits, defaulted=p)
     # The kubelet never sees an unreadable value (the API server rejects the pod); here such
     # values count as unset so the rest can still be shown.
     qos_class = compute_qos_class(p)

@@ -293,7 +293,11 @@ def _placement_reasons(pod: Pod, node: NodeInfo) -> list[PendingReason]:
 
 
 def fit(
-    pod: Pod, node: NodeInfo, daemonset_overhead: Mapping[str, ResourceValue] | None = None
+    pod: Pod,
+    node: NodeInfo,
+    daemonset_overhead: Mapping[str, ResourceValue] | None = None,
+    *,
+    apply_defaults: bool = True,
 ) -> FitResult:
     """How many copies of ``pod`` fit on ``node`` and what would keep it Pending there.
 
@@ -302,9 +306,14 @@ def fit(
     Per resource the count is floor(allocatable left / effective request), the pod limit caps
     it, and the smallest count is the bottleneck. ``stranded`` is allocatable left minus
     pods-per-node x request, for cpu, memory and every GPU resource of the node or the pod.
-    Raises ValueError for an overhead value that is not a quantity.
+    Raises ValueError for an overhead value that is not a quantity. Pass the defaulted pod
+    with ``apply_defaults=False`` when it is at hand.
     """
-    requests = {n: q for n, q in effective_requests(pod).items() if q.sign() > 0}
+    requests = {
+        n: q
+        for n, q in effective_requests(pod, apply_defaults=apply_defaults).items()
+        if q.sign() > 0
+    }
     req_units = {n: _units(n, q) for n, q in requests.items()}
     req_units = {n: u for n, u in req_units.items() if u > 0}
     alloc = {n: _units(n, q) for n, q in _parse_list(node.allocatable, "allocatable").items()}
