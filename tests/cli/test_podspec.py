@@ -54,6 +54,7 @@ def test_valid_pod_exits_0_and_prints_the_documented_json_shape(tmp_path: Path) 
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert report["errors"] == []
+    assert report["skipped"] == []
     (obj,) = report["objects"]
     assert obj == {
         "file": str(path),
@@ -62,6 +63,15 @@ def test_valid_pod_exits_0_and_prints_the_documented_json_shape(tmp_path: Path) 
         "kind": "Pod",
         "name": "trainer",
         "namespace": None,
+        "template": "",
+        "replicas": 1,
+        "replicasMin": None,
+        "replicasMax": None,
+        "replicasFrom": "",
+        "role": "",
+        "foundBy": "kind",
+        "operator": "",
+        "notes": [],
         "qosClass": "Guaranteed",
         "effectiveRequests": {"cpu": "8", "memory": "64Gi", "nvidia.com/gpu": "4"},
         "effectiveLimits": {"cpu": "8", "memory": "64Gi", "nvidia.com/gpu": "4"},

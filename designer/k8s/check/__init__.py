@@ -5,6 +5,7 @@ from __future__ import annotations
 from designer.k8s.check.manifests import (
     TEMPLATE_KINDS_WORKLOAD,
     CheckedObject,
+    check_file,
     check_text,
     check_texts,
     pod_template_manifest,
@@ -13,6 +14,7 @@ from designer.k8s.check.manifests import (
 __all__ = [
     "CheckedObject",
     "TEMPLATE_KINDS_WORKLOAD",
+    "check_file",
     "check_text",
     "check_texts",
     "pod_template_manifest",

@@ -12,16 +12,21 @@ from typing import Any
 import orjson
 
 from designer.k8s.apiserver import pod_from_parts, pod_with_defaults
-from designer.k8s.core import FieldError, name_is_dns_subdomain
+from designer.k8s.check.operators import path_rewriter, skipped_entry, template_section
+from designer.k8s.core import FieldError, FieldWarning, name_is_dns_subdomain
 from designer.k8s.design import PodReport, failed_report, pod_report
 from designer.k8s.kubelet import pod_qos
 from designer.k8s.manifest import (
     MAX_INPUT_BYTES,
     ManifestError,
+    RuntimeIndex,
     Workload,
+    add_runtimes,
     find_workloads,
     read_documents,
+    runtime_index,
 )
+from designer.k8s.operators import Finding, OperatorReport, operator_reports
 from designer.k8s.scheduler import effective_limits, effective_requests
 
 TEMPLATE_KINDS_WORKLOAD = {
@@ -55,6 +60,11 @@ def pod_template_manifest(w: Workload) -> dict[str, Any]:
     spec = w.pod_spec
     if w.kind == "StatefulSet" and isinstance(spec, dict):
         spec = _with_claim_volumes(w, spec)
+    injected = set(w.facts.get("injected") or ())
+    if injected and isinstance(spec, dict) and isinstance(spec.get("containers"), list):
+        # Containers the operator adds (KubeRay's autoscaler) are not the template's.
+        kept = [c for i, c in enumerate(spec["containers"]) if i not in injected]
+        spec = {**spec, "containers": kept}
     return {"kind": w.kind, "metadata": metadata, "spec": spec}
 
 
@@ -80,29 +90,73 @@ def _with_claim_volumes(w: Workload, spec: dict[str, Any]) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class CheckedObject:
+    """One pod template's report: the API server's and kubelet's view (``report``, shared
+    by identical templates), and what the object's operator says (``operator``)."""
+
     file: str
     workload: Workload
     report: PodReport
+    operator: OperatorReport | None = None
+
+    @property
+    def errors(self) -> list[FieldError | Finding]:
+        """Every error at its full path: the pod's, then the operator's."""
+        rewrite = path_rewriter(self.workload.path_map)
+        # Fields the operator fills in itself (KServe's image from the ServingRuntime).
+        filled = self.workload.facts.get("filled") or ()
+        own = [rewrite.error(e) for e in self.report.errors if e.field not in filled]
+        return own + [rewrite.finding(f) for f in (self.operator.errors if self.operator else [])]
+
+    @property
+    def warnings(self) -> list[FieldWarning | Finding]:
+        rewrite = path_rewriter(self.workload.path_map)
+        own = [rewrite.warning(w) for w in self.report.warnings]
+        extra = self.operator.warnings if self.operator else []
+        return own + [rewrite.finding(f) for f in extra]
+
+    @property
+    def notes(self) -> list[Finding]:
+        rewrite = path_rewriter(self.workload.path_map)
+        return [rewrite.finding(f) for f in (self.operator.notes if self.operator else [])]
+
+    @property
+    def qos_reasons(self) -> list[str]:
+        rewrite = path_rewriter(self.workload.path_map)
+        return [rewrite.text(r) for r in self.report.as_dict()["qosReasons"]]
 
     def as_dict(self) -> dict[str, Any]:
         w = self.workload
-        return {
+        report = self.report.as_dict()
+        out = {
             "file": self.file,
             "document": w.document,
             "path": w.path,
             "kind": w.kind,
             "name": w.name,
             "namespace": w.namespace,
-            **self.report.as_dict(),
+            **template_section(w),
+            **report,
         }
+        if w.path_map or self.operator or w.facts.get("filled"):
+            out["errors"] = [e.as_dict() for e in self.errors]
+            out["warnings"] = [x.as_dict() for x in self.warnings]
+            out["qosReasons"] = self.qos_reasons
+        out["notes"] = [n.as_dict() for n in self.notes]
+        return out
 
 
 def metadata_path(workload: Workload) -> str:
     """The path the API server reports pod metadata errors at: ``metadata`` for a Pod; for a
-    template the template itself (ValidatePodTemplateSpec: ``spec.template.labels``)."""
-    if workload.pod_spec_path == "spec":
-        return "metadata"
-    return workload.pod_spec_path.removesuffix(".spec")
+    template the template itself (ValidatePodTemplateSpec: ``spec.template.labels``); for a
+    PodSpec-like component (KServe) the component, whose labels and annotations are fields."""
+    return workload.metadata_path
+
+
+def decode_metadata_path(workload: Workload) -> str:
+    """Where the pod metadata is written (a decoding error is at its JSON path)."""
+    if workload.pod_spec_path == "spec" or workload.pod_spec_path.endswith(".spec"):
+        return workload.pod_spec_path.removesuffix("spec") + "metadata"
+    return workload.metadata_path
 
 
 # Fields that differ from pod to pod in a cluster dump and that no check reads (the engine
@@ -153,6 +207,7 @@ def _memo_key(workload: Workload) -> bytes | None:
             [
                 workload.kind == "Pod",
                 workload.pod_spec_path,
+                workload.metadata_path,
                 {k: v for k, v in meta.items() if k not in VOLATILE_METADATA},
                 projected_spec,
             ],
@@ -181,7 +236,7 @@ def _report(workload: Workload) -> PodReport:
         workload.pod_metadata,
         workload.pod_spec,
         # A value of the wrong type is a decoding error at its JSON path (…metadata.labels).
-        metadata_path=workload.pod_spec_path.removesuffix("spec") + "metadata",
+        metadata_path=decode_metadata_path(workload),
         spec_path=workload.pod_spec_path,
     )
     if pod is None:
@@ -230,6 +285,14 @@ def check_text(
     file: str, text: str | bytes, *, max_bytes: int = MAX_INPUT_BYTES
 ) -> tuple[list[CheckedObject], list[dict[str, Any]]]:
     """Objects found in one file and what could not be read, with file and document."""
+    objects, errors, _skipped = check_file(file, text, max_bytes=max_bytes)
+    return objects, errors
+
+
+def check_file(
+    file: str, text: str | bytes, *, max_bytes: int = MAX_INPUT_BYTES
+) -> tuple[list[CheckedObject], list[dict[str, Any]], list[dict[str, Any]]]:
+    """(pod templates checked, documents not read, objects without a pod template)."""
     # A parsed manifest is a large tree of acyclic, long-lived objects: the cyclic garbage
     # collector would walk it again and again while parsing and reporting allocate (a third
     # of the time on a 10,000-pod List) and find nothing to free, so it pauses meanwhile.
@@ -244,26 +307,78 @@ def check_text(
 
 def _check_text(
     file: str, text: str | bytes, max_bytes: int
-) -> tuple[list[CheckedObject], list[dict[str, Any]]]:
+) -> tuple[list[CheckedObject], list[dict[str, Any]], list[dict[str, Any]]]:
     try:
         documents = read_documents(text, max_bytes=max_bytes)
     except ManifestError as exc:
-        return [], [{"file": file, "document": None, "message": str(exc)}]
-    workloads, read_errors = find_workloads(documents)
-    memo: dict[bytes, PodReport] = {}
-    objects = [check_workload(file, w, memo) for w in workloads]
+        return [], [{"file": file, "document": None, "message": str(exc)}], []
+    scan = find_workloads(documents, runtime_index(documents, file))
+    return _checked(file, scan)
+
+
+def _checked(
+    file: str, scan: Any, memo: dict[bytes, PodReport] | None = None
+) -> tuple[list[CheckedObject], list[dict[str, Any]], list[dict[str, Any]]]:
+    """Reports of a file's pod templates, its read errors and the objects without one."""
+    workloads, read_errors = scan
+    memo = {} if memo is None else memo
+    objects: list[CheckedObject] = []
+    for group in _by_object(workloads):
+        reports = [check_workload(file, w, memo) for w in group]
+        for checked, extra in zip(reports, operator_reports(group), strict=True):
+            objects.append(CheckedObject(file, checked.workload, checked.report, extra))
     errors = [{"file": file, "document": e.document, "message": e.message} for e in read_errors]
-    return objects, errors
+    skipped = [skipped_entry(file, s) for s in scan.skipped]
+    return objects, errors, skipped
+
+
+def _by_object(workloads: list[Workload]) -> list[list[Workload]]:
+    """Consecutive pod templates of one object (document and List path) together."""
+    groups: list[list[Workload]] = []
+    for w in workloads:
+        if groups and (groups[-1][0].document, groups[-1][0].path) == (w.document, w.path):
+            groups[-1].append(w)
+        else:
+            groups.append([w])
+    return groups
 
 
 def check_texts(
     inputs: list[tuple[str, str | bytes]], *, max_bytes: int = MAX_INPUT_BYTES
 ) -> dict[str, Any]:
-    """The ``--format json`` document for several files."""
-    objects: list[CheckedObject] = []
-    errors: list[dict[str, Any]] = []
-    for file, text in inputs:
-        found, failed = check_text(file, text, max_bytes=max_bytes)
-        objects += found
-        errors += failed
-    return {"objects": [o.as_dict() for o in objects], "errors": errors}
+    """The ``--format json`` document for several files: ``objects`` (one per pod
+    template), ``skipped`` (objects without one) and ``errors`` (what could not be read).
+
+    A TrainJob's runtime may be in any of the files."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        read: list[tuple[str, list[Any] | None, str | None]] = []
+        runtimes = RuntimeIndex()
+        for file, text in inputs:
+            try:
+                documents = read_documents(text, max_bytes=max_bytes)
+            except ManifestError as exc:
+                read.append((file, None, str(exc)))
+                continue
+            add_runtimes(runtimes, documents, file)
+            read.append((file, documents, None))
+        objects: list[CheckedObject] = []
+        errors: list[dict[str, Any]] = []
+        skipped: list[dict[str, Any]] = []
+        for file, documents, failure in read:
+            if documents is None:
+                errors.append({"file": file, "document": None, "message": failure})
+                continue
+            found, failed, without = _checked(file, find_workloads(documents, runtimes), {})
+            objects += found
+            errors += failed
+            skipped += without
+        return {
+            "objects": [o.as_dict() for o in objects],
+            "skipped": skipped,
+            "errors": errors,
+        }
+    finally:
+        if enabled:
+            gc.enable()

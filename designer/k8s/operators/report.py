@@ -1,0 +1,37 @@
+"""One call for the operators' view of an object's pod templates."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from designer.k8s.manifest import Workload
+from designer.k8s.operators.annotations import gpu_reality
+from designer.k8s.operators.findings import Finding, OperatorReport
+from designer.k8s.operators.rules import crd_quantities, rules_for
+
+
+def operator_reports(workloads: Sequence[Workload]) -> list[OperatorReport]:
+    """What the operator of one object (its pod templates, in order) says about each
+    template: its webhook's and controller's errors, warnings and notes. Rules about the
+    whole object are reported on its first template."""
+    out = []
+    for n, w in enumerate(workloads):
+        report = OperatorReport()
+        rules = rules_for(w)
+        if rules is not None:
+            for rule in rules.template_rules:
+                _sort(report, rule(w))
+            if n == 0:
+                for object_rule in rules.object_rules:
+                    _sort(report, object_rule(workloads))
+            for note in rules.notes:
+                report.notes += note(w)
+        report.errors += crd_quantities(w)
+        report.extend(gpu_reality(w, n == 0))
+        out.append(report)
+    return out
+
+
+def _sort(report: OperatorReport, findings: list[Finding]) -> None:
+    for f in findings:
+        (report.warnings if f.severity == "warning" else report.errors).append(f)
