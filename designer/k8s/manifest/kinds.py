@@ -18,6 +18,7 @@ say: an autoscaler, a node count or another object decides.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -146,14 +147,25 @@ class SiteError(ValueError):
 # --- small readers ------------------------------------------------------------------------
 
 
+_PART = re.compile(r"([^.\[]+)|\[(\d+)\]")
+
+
 def _get(obj: Any, path: str, *, root: str = "") -> Any:
-    """The value at dotted ``path`` of ``obj`` (None when missing); SiteError when a field
-    on the way is not a mapping."""
+    """The value at ``path`` of ``obj`` (``spec.workerGroupSpecs[0].template``; None when
+    missing); SiteError when a field on the way is not a mapping (or a list, for [i])."""
     node = obj
     walked = root
-    for name in path.split(".") if path else ():
+    for m in _PART.finditer(path):
         if node is None:
             return None
+        name, number = m.group(1), m.group(2)
+        if number is not None:
+            if not isinstance(node, list):
+                raise SiteError(f"{walked} is {_type_name(node)}, expected a list")
+            i = int(number)
+            node = node[i] if i < len(node) else None
+            walked = f"{walked}[{i}]"
+            continue
         if not isinstance(node, dict):
             raise SiteError(f"{walked} is {_type_name(node)}, expected a mapping")
         node = node.get(name)

@@ -105,6 +105,10 @@ def _annotations(w: Workload) -> dict[str, Any]:
 
 
 def _ann_path(w: Workload, key: str) -> str:
+    """Where the pod's annotation is written: ``<template>.metadata.annotations[key]``, a
+    KServe component's own ``annotations``."""
+    if w.pod_spec_path == "spec" or w.pod_spec_path.endswith(".spec"):
+        return f"{w.pod_spec_path.removesuffix('spec')}metadata.annotations[{key}]"
     return f"{w.metadata_path}.annotations[{key}]"
 
 

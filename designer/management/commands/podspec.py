@@ -138,6 +138,16 @@ def design_from_input(data: bytes, workload: str | None) -> Design:
     return design_from_pod(pod, workload or TEMPLATE_KINDS_WORKLOAD.get(first.kind, "training"))
 
 
+def _pods(obj: dict[str, Any]) -> str:
+    """How many pods a template stands for, as the text output says it."""
+    if obj.get("replicas") is not None:
+        return f"{obj['replicas']} pod(s)"
+    low, high = obj.get("replicasMin"), obj.get("replicasMax")
+    if low is not None or high is not None:
+        return f"{low if low is not None else 0}..{high if high is not None else '?'} pod(s)"
+    return "pods: not fixed by the object"
+
+
 def format_text(result: dict[str, Any]) -> str:
     lines: list[str] = []
     for obj in result["objects"]:
@@ -145,7 +155,14 @@ def format_text(result: dict[str, Any]) -> str:
             f"{obj['namespace']}/{obj['name']}" if obj["namespace"] else obj["name"] or "<unnamed>"
         )
         where = f"{obj['file']}#{obj['document']}" + (f" {obj['path']}" if obj["path"] else "")
-        lines.append(f"{obj['kind']} {name} ({where}): QoS {obj['qosClass'] or 'unknown'}")
+        template = obj.get("template") or ""
+        if template:
+            where += f" {template}"
+        shape = " (found by shape)" if obj.get("foundBy") == "shape" else ""
+        lines.append(
+            f"{obj['kind']} {name} ({where}){shape}: QoS {obj['qosClass'] or 'unknown'}, "
+            f"{_pods(obj)}"
+        )
         requests = ", ".join(f"{k}={v}" for k, v in obj["effectiveRequests"].items()) or "none"
         limits = ", ".join(f"{k}={v}" for k, v in obj["effectiveLimits"].items()) or "none"
         lines.append(f"  requests: {requests}")
@@ -154,17 +171,29 @@ def format_text(result: dict[str, Any]) -> str:
             lines.append(f"  why: {reason}")
         for err in obj["errors"]:
             # The API server's wording: "Required value", "Invalid value: ...: <detail>".
-            kind = ERROR_TYPE_TEXT.get(err["type"], err["type"])
-            detail = f"{kind}: {err['message']}" if err["message"] else kind
-            lines.append(f"  error: {err['field']}: {detail}")
+            kind = ERROR_TYPE_TEXT.get(err.get("type", ""), err.get("type", ""))
+            detail = (
+                f"{kind}: {err['message']}" if kind and err["message"] else kind or err["message"]
+            )
+            origin = f" ({err['origin']})" if err.get("origin") else ""
+            lines.append(f"  error: {err['field']}: {detail}{origin}")
         for warning in obj["warnings"]:
-            lines.append(f"  warning: {warning['field']}: {warning['message']}")
+            origin = f" ({warning['origin']})" if warning.get("origin") else ""
+            lines.append(f"  warning: {warning['field']}: {warning['message']}{origin}")
+        for note in obj.get("notes") or []:
+            lines.append(f"  note: {note['field']}: {note['message']} ({note['origin']})")
+    for skipped in result.get("skipped") or []:
+        where = f"{skipped['file']}#{skipped['document']}"
+        where += f" {skipped['path']}" if skipped["path"] else ""
+        name = skipped["name"] or "<unnamed>"
+        lines.append(f"{skipped['kind']} {name} ({where}): skipped: {skipped['reason']}")
     for err in result["errors"]:
         doc = "" if err["document"] is None else f" document {err['document']}"
         lines.append(f"{err['file']}{doc}: cannot read: {err['message']}")
     with_errors = sum(1 for o in result["objects"] if o["errors"])
     lines.append(
         f"{len(result['objects'])} workload(s), {with_errors} with errors, "
+        f"{len(result.get('skipped') or [])} without a pod template, "
         f"{len(result['errors'])} unreadable document(s)"
     )
     return "\n".join(lines)
