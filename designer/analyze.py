@@ -43,10 +43,10 @@ from designer.i18n import message_data, message_from_data, translate
 from designer.k8s.check import (
     TEMPLATE_KINDS_WORKLOAD,
     CheckedObject,
-    check_text,
+    check_file,
     pod_template_manifest,
 )
-from designer.k8s.core import Pod, Quantity, QuantityError
+from designer.k8s.core import Message, Pod, Quantity, QuantityError
 from designer.k8s.design import GPU_RESOURCE_CHOICES, design_from_pod
 from designer.k8s.manifest import MAX_INPUT_BYTES
 from designer.models import SharedDesign
@@ -152,14 +152,27 @@ def _template(checked: CheckedObject) -> dict[str, Any] | None:
     return pod_template_manifest(checked.workload)
 
 
+def _times(per_pod: str, pods: int | None) -> str:
+    """GPUs of a template times the pods it stands for ("" when either is unknown)."""
+    if not per_pod or pods is None:
+        return ""
+    return _total([str(Fraction(per_pod) * pods)]) if pods else "0"
+
+
 def analysis_from_check(
-    source: str, objects: list[CheckedObject], errors: list[dict[str, Any]]
+    source: str,
+    objects: list[CheckedObject],
+    errors: list[dict[str, Any]],
+    skipped: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """What the store keeps: one row per workload and the documents that were not read."""
+    """What the store keeps: one row per pod template, the objects without one and the
+    documents that were not read."""
     rows = []
     for checked in objects:
         data = checked.as_dict()
         requests = data["effectiveRequests"]
+        gpus = _gpus(requests)
+        pods = data["replicas"] if data["replicas"] is not None else data["replicasMin"]
         rows.append(
             {
                 "kind": data["kind"],
@@ -167,28 +180,57 @@ def analysis_from_check(
                 "namespace": data["namespace"],
                 "document": data["document"],
                 "path": data["path"],
+                "template": data["template"],
+                "role": data["role"],
+                "replicas": data["replicas"],
+                "replicas_min": data["replicasMin"],
+                "replicas_max": data["replicasMax"],
+                "found_by": data["foundBy"],
                 "qos": data["qosClass"],
                 "cpu": requests.get("cpu", ""),
                 "memory": requests.get("memory", ""),
-                "gpus": _gpus(requests),
+                "gpus": gpus,
+                # GPUs of every pod it stands for (the least it runs when autoscaled).
+                "gpus_total": _times(gpus, pods),
+                "pods_known": data["replicas"] is not None,
                 "requests": requests,
                 # The API server's full message ("Invalid value: ...: must be ..."): the
                 # JSON shape's terse "message" can be empty (a Required error).
-                "errors": [{"field": e.field, "text": e.body()} for e in checked.report.errors],
+                "errors": [
+                    {"field": e.field, "text": e.body(), "origin": getattr(e, "origin", "")}
+                    for e in checked.errors
+                ],
                 "warnings": data["warnings"],
+                "notes": [_note(n) for n in checked.notes],
                 "reasons": data["qosReasons"],
                 # The same reasons as (template, params), so each viewer reads them in the
                 # page's language.
                 "reason_messages": [
                     message_data(r.as_message()) for r in checked.report.qos.reasons
                 ]
-                if checked.report.qos
+                if checked.report.qos and not checked.workload.path_map
                 else [],
-                "template": _template(checked),
+                "template_manifest": _template(checked),
             }
         )
     unreadable = [{"document": e["document"], "message": e["message"]} for e in errors]
-    return {"version": 1, "source": source, "rows": rows, "unreadable": unreadable}
+    return {
+        "version": 2,
+        "source": source,
+        "rows": rows,
+        "skipped": list(skipped or []),
+        "unreadable": unreadable,
+    }
+
+
+def _note(note: Any) -> dict[str, Any]:
+    message = note.message
+    return {
+        "field": note.field,
+        "origin": note.origin,
+        "message": message_data(message) if isinstance(message, Message) else None,
+        "text": note.text,
+    }
 
 
 # --- filters and summary -------------------------------------------------------------------
@@ -240,6 +282,11 @@ def _total(values: list[str]) -> str:
     return str(total.numerator) if total.denominator == 1 else f"{float(total):g}"
 
 
+def _row_gpus_total(row: dict[str, Any]) -> str:
+    """Analyses stored before pods were counted have no gpus_total: one pod each."""
+    return row["gpus_total"] if "gpus_total" in row else row["gpus"]
+
+
 def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     counts = {q: 0 for q in QOS_CLASSES}
     unknown = 0
@@ -254,7 +301,11 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "total": len(rows),
         "classes": classes,
-        "gpus": _total([r["gpus"] for r in rows]),
+        # Pods counted: a 5-replica Deployment with 1 GPU each requests 5.
+        "gpus": _total([_row_gpus_total(r) for r in rows]),
+        # Some GPU template's pod count is not fixed (autoscaled, per node): at least.
+        "gpus_at_least": any(r["gpus"] and not r.get("pods_known", True) for r in rows),
+        "gpus_per_template": _total([r["gpus"] for r in rows]),
         "with_errors": sum(1 for r in rows if r["errors"]),
         "with_warnings": sum(1 for r in rows if r["warnings"]),
         "namespaces": sorted({r["namespace"] or NO_NAMESPACE for r in rows}),
@@ -307,10 +358,21 @@ def _reason_texts(row: dict[str, Any]) -> list[str]:
     return list(row["reasons"])
 
 
+def _note_text(note: dict[str, Any]) -> str:
+    message = message_from_data(note.get("message"))
+    return translate(message) if message else str(note.get("text", ""))
+
+
 def _row_view(index: int, row: dict[str, Any]) -> dict[str, Any]:
-    template = row.get("template")
+    template = row.get("template_manifest") if "template_manifest" in row else row.get("template")
+    template_path = row.get("template") if "template_manifest" in row else None
     return {
         **row,
+        "template_path": template_path if isinstance(template_path, str) else "",
+        "note_texts": [
+            {"field": n["field"], "origin": n["origin"], "text": _note_text(n)}
+            for n in row.get("notes") or []
+        ],
         "reason_texts": _reason_texts(row),
         "index": index,
         "qos_label": QOS_LABELS.get(row["qos"] or UNKNOWN_QOS, row["qos"]),
@@ -348,6 +410,7 @@ def results_context(analysis_id: str, analysis: dict[str, Any], filters: Filters
         "summary": totals,
         "chart": chart(totals["classes"], filters),
         "unreadable": analysis["unreadable"],
+        "skipped": analysis.get("skipped") or [],
         "filters": filters,
         "rows": shown,
         "matching": len(matching),
@@ -456,13 +519,13 @@ def _analyze_post(request: HttpRequest) -> HttpResponse:
             request, form, _("Paste some manifests, or choose or drop a file, then Analyze."), 400
         )
 
-    objects, errors = check_text(source, data)
+    objects, errors, skipped = check_file(source, data)
     whole_input = [e for e in errors if e["document"] is None]
     if whole_input:
         message = _("The input cannot be read: %(reason)s.") % {"reason": whole_input[0]["message"]}
         return _form_error(request, form if not upload else AnalyzeForm(), message, 400)
 
-    analysis = analysis_from_check(source, objects, errors)
+    analysis = analysis_from_check(source, objects, errors, skipped)
     analysis["source_kind"] = source_kind
     analysis_id = AnalysisStore.default().save(analysis)
     url = reverse("analysis", args=[analysis_id])
