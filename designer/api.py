@@ -245,9 +245,13 @@ class ObjectProblemOut(Schema):
 class RenderOut(Schema):
     yaml: str = Field(
         description="the manifests to apply, as the designer's Download YAML: the pod, or "
-        "the Deployment (+ HPA), Job, or headless Service + Indexed Job chosen in `export`"
+        "the Deployment (+ HPA), Job, headless Service + Indexed Job, PyTorchJob, TrainJob, "
+        "JobSet, LeaderWorkerSet, RayCluster or InferenceService chosen in `export.kind`"
     )
-    kind: str = Field(description="Pod, Deployment, Job or IndexedJob")
+    kind: str = Field(
+        description="Pod, Deployment, Job, IndexedJob, PyTorchJob, TrainJob, JobSet, "
+        "LeaderWorkerSet, RayCluster or InferenceService"
+    )
     qosClass: str | None  # noqa: N815
     qosReasons: list[str]  # noqa: N815
     errors: list[ObjectProblemOut]

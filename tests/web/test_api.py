@@ -630,3 +630,20 @@ def test_openapi_describes_templates_replicas_notes_and_skipped(client: Client) 
         "reason",
     }
     assert "origin" in schemas["FieldErrorOut"]["properties"]
+
+
+@pytest.mark.parametrize(
+    "kind",
+    ["PyTorchJob", "TrainJob", "JobSet", "LeaderWorkerSet", "RayCluster", "InferenceService"],
+)
+def test_render_exports_the_operator_kinds(client: Client, kind: str) -> None:
+    body = {"workload": "distributed", "export": {"kind": kind, "workers": 2}}
+    response = client.post("/api/v1/render", data=json.dumps(body), content_type="application/json")
+    assert response.status_code == 200
+    answer = response.json()
+    RenderOut.model_validate(answer)
+    assert answer["kind"] == kind and answer["errors"] == []
+    (obj,) = yaml.safe_load_all(answer["yaml"])
+    assert obj["kind"] == kind
+    checked = check_texts([("r.yaml", answer["yaml"])])
+    assert {o["qosClass"] for o in checked["objects"]} == {answer["qosClass"]}

@@ -64,9 +64,32 @@ from designer.k8s.gpu import is_gpu_resource
 from designer.k8s.manifest import QuotedStr
 from designer.k8s.scheduler import effective_requests
 
-ExportKind = Literal["Pod", "Deployment", "Job", "IndexedJob"]
+ExportKind = Literal[
+    "Pod",
+    "Deployment",
+    "Job",
+    "IndexedJob",
+    # The ML operators' kinds (built in design/operators.py).
+    "PyTorchJob",
+    "TrainJob",
+    "JobSet",
+    "LeaderWorkerSet",
+    "RayCluster",
+    "InferenceService",
+]
 
-EXPORT_KINDS: tuple[str, ...] = ("Pod", "Deployment", "Job", "IndexedJob")
+EXPORT_KINDS: tuple[str, ...] = (
+    "Pod",
+    "Deployment",
+    "Job",
+    "IndexedJob",
+    "PyTorchJob",
+    "TrainJob",
+    "JobSet",
+    "LeaderWorkerSet",
+    "RayCluster",
+    "InferenceService",
+)
 
 # Which object a workload type is applied as when the user does not choose.
 DEFAULT_KINDS: dict[str, str] = {
@@ -130,9 +153,15 @@ class ExportSettings(BaseModel):
     job_restart_policy: Literal["OnFailure", "Never"] = "OnFailure"
     ttl_seconds_after_finished: int | None = 86400
     active_deadline_seconds: int | None = None
-    # Indexed Job
+    # Indexed Job; the nodes of a PyTorchJob, TrainJob, JobSet or RayCluster (workers), the
+    # pods of a LeaderWorkerSet group (its size, leader included)
     workers: int = 2
     master_port: int = 29500
+    # TrainJob: the ClusterTrainingRuntime it runs on
+    runtime: str = "torch-distributed"
+    # InferenceService: the predictor's model
+    model_format: str = "huggingface"
+    storage_uri: str = ""
 
 
 # Where a validation error on an exported object comes from in the settings: (object

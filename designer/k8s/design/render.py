@@ -23,9 +23,11 @@ from designer.k8s.design.export import (
     warn_objects,
 )
 from designer.k8s.design.model import Design
+from designer.k8s.design.operators import OPERATOR_KINDS, export_operator_object
 from designer.k8s.design.planning import Plan, plan
 from designer.k8s.design.report import PodReport, pod_report
 from designer.k8s.manifest import dump_yaml_all
+from designer.k8s.operators import Finding
 
 
 @dataclass(frozen=True)
@@ -34,7 +36,7 @@ class ObjectProblem:
 
     index: int  # position in ``objects``
     kind: str
-    problem: FieldError | FieldWarning
+    problem: FieldError | FieldWarning | Finding
 
     def as_dict(self) -> dict[str, Any]:
         return {"object": self.index, "kind": self.kind, **self.problem.as_dict()}
@@ -92,10 +94,20 @@ def render_design(design: Design) -> Rendered:
     report = pod_report(pod, workload=design.workload)
     facts = PodFacts(pod_manifest(pod), report.defaulted, report.requests)
     kind = effective_kind(design.export, design.workload)
-    objects = export_objects(facts, design.export, design.workload)
-    wrapped = kind != "Pod"
-    object_errors = _own(objects, validate_objects(objects)) if wrapped else []
-    object_warnings = _own(objects, warn_objects(objects)) if wrapped else []
+    if kind in OPERATOR_KINDS:
+        # An ML operator's object: its CRD schema and its operator's rules check it.
+        built = export_operator_object(facts, design.export, kind)
+        objects = built.objects
+        object_errors = [ObjectProblem(i, kind, p) for i, p in built.errors]
+        object_warnings = [ObjectProblem(i, kind, p) for i, p in built.warnings]
+        explanation, totals = built.explanation, built.totals
+    else:
+        objects = export_objects(facts, design.export, design.workload)
+        wrapped = kind != "Pod"
+        object_errors = _own(objects, validate_objects(objects)) if wrapped else []
+        object_warnings = _own(objects, warn_objects(objects)) if wrapped else []
+        explanation = explain_export(design.export, design.workload, facts)
+        totals = job_totals(facts, design.export, design.workload)
     return Rendered(
         design=design,
         pod=pod,
@@ -104,8 +116,8 @@ def render_design(design: Design) -> Rendered:
         objects=objects,
         object_errors=object_errors,
         object_warnings=object_warnings,
-        explanation=explain_export(design.export, design.workload, facts),
-        totals=job_totals(facts, design.export, design.workload),
+        explanation=explanation,
+        totals=totals,
         yaml=dump_yaml_all(objects),
         plan=plan(
             pod,

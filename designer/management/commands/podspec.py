@@ -20,7 +20,13 @@ from pydantic import ValidationError
 from designer.k8s.apiserver import pod_from_parts
 from designer.k8s.check import TEMPLATE_KINDS_WORKLOAD, check_texts, pod_template_manifest
 from designer.k8s.core import ERROR_TYPE_TEXT
-from designer.k8s.design import WORKLOADS, Design, design_from_pod, render_design
+from designer.k8s.design import (
+    EXPORT_KINDS,
+    WORKLOADS,
+    Design,
+    design_from_pod,
+    render_design,
+)
 from designer.k8s.manifest import MAX_INPUT_BYTES, load
 
 # The web and API cap input at 20 MB; a local file may be a much larger cluster dump.
@@ -46,7 +52,7 @@ class Command(BaseCommand):
         render.add_argument("file", metavar="FILE", help="design JSON or a manifest; - reads stdin")
         render.add_argument(
             "--kind",
-            choices=("Pod", "Deployment", "Job", "IndexedJob"),
+            choices=EXPORT_KINDS,
             help="export as this kind (default: the design's choice, else by workload type)",
         )
         render.add_argument(
