@@ -17,6 +17,10 @@ from designer.k8s.design.convert import (
     design_from_pod,
     design_to_pod,
 )
+from designer.k8s.design.crd_schema import (
+    SchemaProblem,
+    validate_custom_resource,
+)
 from designer.k8s.design.explain import (
     KIND_REASONS,
     MSG_HPA_NO_CPU,
@@ -63,6 +67,11 @@ from designer.k8s.design.model import (
     apply_size,
     preset_design,
 )
+from designer.k8s.design.operators import (
+    OPERATOR_KINDS,
+    OperatorExport,
+    export_operator_object,
+)
 from designer.k8s.design.planning import (
     GpuChoice,
     HeadroomChoice,
@@ -79,6 +88,12 @@ from designer.k8s.design.report import (
     failed_report,
     pod_report,
 )
+from designer.k8s.design.roundtrip import (
+    Patched,
+    RoundTripError,
+    patch_object,
+    template_pod,
+)
 from designer.k8s.design.workload_types import (
     SIZE_KEYS,
     WORKLOADS,
@@ -86,22 +101,14 @@ from designer.k8s.design.workload_types import (
 
 __all__ = [
     "COMPLETION_INDEX_FIELD",
-    "ContainerDesign",
     "DEFAULT_KINDS",
-    "Design",
-    "DesignError",
     "EXPORT_KINDS",
-    "ExportSettings",
-    "ExtraResource",
     "F_LIMIT",
     "F_PEAK",
     "F_SHM",
     "GPU_METRIC_ANNOTATION",
     "GPU_METRIC_NAME",
     "GPU_RESOURCE_CHOICES",
-    "GpuChoice",
-    "HeadroomChoice",
-    "HeadroomError",
     "JOB_NAME_LABEL",
     "KIND_REASONS",
     "MSG_HPA_NO_CPU",
@@ -110,13 +117,26 @@ __all__ = [
     "MSG_PFP",
     "MSG_ROLLOUT_DEFAULT",
     "MSG_ROLLOUT_GPU",
+    "OPERATOR_KINDS",
+    "SIZE_KEYS",
+    "WORKLOADS",
+    "ContainerDesign",
+    "Design",
+    "DesignError",
+    "ExportSettings",
+    "ExtraResource",
+    "GpuChoice",
+    "HeadroomChoice",
+    "HeadroomError",
     "NodeChoice",
+    "OperatorExport",
+    "Patched",
     "Plan",
     "PodFacts",
     "PodReport",
     "Rendered",
-    "SIZE_KEYS",
-    "WORKLOADS",
+    "RoundTripError",
+    "SchemaProblem",
     "apply_size",
     "design_action",
     "design_from_pod",
@@ -125,10 +145,12 @@ __all__ = [
     "effective_kind",
     "explain_export",
     "export_objects",
+    "export_operator_object",
     "failed_report",
     "headroom_proposal",
     "job_totals",
     "memory_headroom",
+    "patch_object",
     "pod_manifest",
     "pod_report",
     "pod_yaml",
@@ -139,5 +161,7 @@ __all__ = [
     "render_line",
     "rollout_values",
     "settings_field",
+    "template_pod",
+    "validate_custom_resource",
     "warn_objects",
 ]

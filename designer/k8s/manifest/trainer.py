@@ -228,6 +228,7 @@ def trainjob_sites(
         labelled = bool(((job.get("template") or {}).get("metadata") or {}).get("labels"))
         pod_spec = copy.deepcopy(site.spec)
         path_map: list[tuple[str, str]] = []
+        node_containers: list[int] = []
         ancestor = site.facts.get("ancestor")
         for c_index, container in enumerate(pod_spec.get("containers") or []):
             if not labelled or not isinstance(container, dict):
@@ -235,6 +236,7 @@ def trainjob_sites(
             if container.get("name") not in node_names:
                 continue
             at = f"{site.spec_path}.containers[{c_index}]"
+            node_containers.append(c_index)
             for field in TRAINER_FIELDS:
                 if field in trainer:
                     container[field] = copy.deepcopy(trainer[field])
@@ -269,7 +271,12 @@ def trainjob_sites(
                 site.role,
                 site.required_container,
                 tuple(path_map),
-                {**site.facts, "runtime": {**used, "template": site.template}},
+                {
+                    **site.facts,
+                    "runtime": {**used, "template": site.template},
+                    # Containers spec.trainer configures (resourcesPerNode goes there).
+                    "node_containers": tuple(node_containers),
+                },
             )
         )
     return sites, used, None
