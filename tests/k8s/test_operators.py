@@ -170,7 +170,10 @@ def test_the_float_quantity_error_is_the_crd_schemas() -> None:
         'strict decoding error: unknown field "spec.explainer.alibi"'
     )
     # The same quantity in a core Pod is valid: the CRD's int-or-string schema refuses it.
-    pod = "kind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: i, resources: {requests: {cpu: 0.1}}}]}\n"
+    pod = (
+        "kind: Pod\nmetadata: {name: p}\n"
+        "spec: {containers: [{name: c, image: i, resources: {requests: {cpu: 0.1}}}]}\n"
+    )
     assert check("pod.yaml", pod)["objects"][0]["errors"] == []
 
 
