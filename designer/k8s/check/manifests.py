@@ -29,11 +29,29 @@ from designer.k8s.manifest import (
 from designer.k8s.operators import Finding, OperatorReport, operator_reports
 from designer.k8s.scheduler import effective_limits, effective_requests
 
+# The workload type a pod template opens as in the designer, by its object's kind.
 TEMPLATE_KINDS_WORKLOAD = {
     "Deployment": "inference",
     "StatefulSet": "inference",
     "Job": "batch",
     "CronJob": "batch",
+    "PyTorchJob": "distributed",
+    "TFJob": "distributed",
+    "MPIJob": "distributed",
+    "XGBoostJob": "distributed",
+    "PaddleJob": "distributed",
+    "JAXJob": "distributed",
+    "TrainJob": "distributed",
+    "TrainingRuntime": "distributed",
+    "ClusterTrainingRuntime": "distributed",
+    "JobSet": "distributed",
+    "LeaderWorkerSet": "inference",
+    "RayCluster": "distributed",
+    "RayJob": "distributed",
+    "RayService": "inference",
+    "InferenceService": "inference",
+    "ServingRuntime": "inference",
+    "ClusterServingRuntime": "inference",
 }
 # Set by the API server when it stores an object; meaningless in a manifest you apply.
 SERVER_METADATA = (
