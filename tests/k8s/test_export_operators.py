@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from designer.k8s.check import check_texts
 from designer.k8s.design import Design, preset_design, render_design
@@ -232,3 +234,32 @@ def test_the_shared_crds_still_give_the_vendored_schemas() -> None:
         crd = yaml.load(raw, Loader=yaml.CSafeLoader)
         (served,) = [v for v in crd["spec"]["versions"] if v["name"] == info["version"]]
         assert served["schema"]["openAPIV3Schema"]["type"] == "object"
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    kind=st.sampled_from(OPERATOR_KINDS),
+    workload=st.sampled_from(("training", "distributed", "inference", "batch", "preprocessing")),
+    workers=st.integers(-3, 40),
+    replicas=st.integers(-3, 20),
+    hpa=st.booleans(),
+    runtime=st.sampled_from(("", "torch-distributed", "deepspeed-distributed", "mine")),
+    text=st.text(max_size=12),
+)
+def test_any_settings_never_crash_and_always_say_what_is_wrong(
+    kind: str, workload: str, workers: int, replicas: int, hpa: bool, runtime: str, text: str
+) -> None:
+    d = design(
+        workload,
+        kind,
+        workers=workers,
+        replicas=replicas,
+        hpa=hpa,
+        runtime=runtime,
+        model_format=text,
+        storage_uri=text,
+    )
+    rendered = render_design(d)
+    assert rendered.kind == kind
+    for problem in rendered.object_errors:
+        assert problem.as_dict()["message"]

@@ -9,6 +9,7 @@ from designer.k8s.core import gettext_noop
 from designer.k8s.design.export import (
     DEFAULT_KINDS,
     GPU_METRIC_NAME,
+    OPERATOR_EXPORTS,
     ExportSettings,
     PodFacts,
     _copies,
@@ -163,6 +164,8 @@ def _totals_text(totals: dict[str, str]) -> str:
 def explain_export(settings: ExportSettings, workload: str, pod: PodFacts) -> list[Line]:
     """(message template, params) lines explaining the export, in display order."""
     kind = effective_kind(settings, workload)
+    if kind in OPERATOR_EXPORTS:
+        return list(OPERATOR_EXPORTS[kind](pod, settings, kind).explanation)
     default = DEFAULT_KINDS.get(workload, "Pod")
     gpus = pod.gpus
     manifest = pod.manifest

@@ -78,11 +78,10 @@ ExportKind = Literal[
     "InferenceService",
 ]
 
+# The core objects a pod is exported in (the API server validates them itself).
+POD_EXPORT_KINDS: tuple[str, ...] = ("Pod", "Deployment", "Job", "IndexedJob")
 EXPORT_KINDS: tuple[str, ...] = (
-    "Pod",
-    "Deployment",
-    "Job",
-    "IndexedJob",
+    *POD_EXPORT_KINDS,
     "PyTorchJob",
     "TrainJob",
     "JobSet",
@@ -259,13 +258,23 @@ class PodFacts:
 
 
 def _copies(settings: ExportSettings, kind: str) -> int:
-    if kind == "Deployment":
+    """Pods the export runs at once (the most, with an autoscaler; a RayCluster's workers,
+    its head apart)."""
+    if kind in ("Deployment", "InferenceService"):
         n = settings.hpa_max if settings.hpa else settings.replicas
-    elif kind == "IndexedJob":
-        n = settings.workers
+    elif kind in ("IndexedJob", "PyTorchJob", "TrainJob", "JobSet", "RayCluster"):
+        n = settings.workers if kind == "RayCluster" else max(settings.workers, 1)
+    elif kind == "LeaderWorkerSet":
+        n = settings.replicas * max(settings.workers, 1)
     else:
         n = 1
     return max(n, 0)
+
+
+# The ML operators' kinds, built in design/operators.py, which registers its entry point
+# here: kind -> function(PodFacts, ExportSettings, kind) -> OperatorExport (objects,
+# explanation, totals, problems). export_objects, explain_export and job_totals use it.
+OPERATOR_EXPORTS: dict[str, Any] = {}
 
 
 def job_totals(
@@ -279,6 +288,8 @@ def job_totals(
     """
 
     kind = effective_kind(settings, workload) if workload else (settings.kind or "Pod")
+    if kind in OPERATOR_EXPORTS:
+        return dict(OPERATOR_EXPORTS[kind](pod, settings, kind).totals)
     n = _copies(settings, kind)
     totals: dict[str, Quantity] = {}
     for name, q in pod.requests.items():
@@ -394,6 +405,8 @@ def export_objects(
 ) -> list[dict[str, Any]]:
     """The manifests to apply, in order. Quantities are kept as given (canonical/QuotedStr)."""
     kind = effective_kind(settings, workload)
+    if kind in OPERATOR_EXPORTS:
+        return OPERATOR_EXPORTS[kind](facts, settings, kind).objects
     pod = copy.deepcopy(facts.manifest)
     pod.pop("status", None)
     if kind == "Pod":

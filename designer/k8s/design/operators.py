@@ -36,8 +36,10 @@ from typing import Any
 from designer.k8s.core import Quantity, format_resources, gettext_noop
 from designer.k8s.design.crd_schema import validate_custom_resource
 from designer.k8s.design.export import (
+    OPERATOR_EXPORTS,
     ExportSettings,
     PodFacts,
+    _copies,
     _disruption_policy,
     _meta,
     _template,
@@ -498,15 +500,9 @@ BUILDERS = {
 
 
 def pods_of(kind: str, settings: ExportSettings) -> int:
-    """Pods running at once (the most, for an autoscaled InferenceService)."""
-    workers = max(settings.workers, 1)
-    if kind == "LeaderWorkerSet":
-        return max(settings.replicas, 0) * workers
-    if kind == "RayCluster":
-        return max(settings.workers, 0)  # workers; the head is counted apart
-    if kind == "InferenceService":
-        return settings.hpa_max if settings.hpa else settings.replicas
-    return workers
+    """Pods running at once (the most, for an autoscaled InferenceService; a RayCluster's
+    workers, its head counted apart)."""
+    return _copies(settings, kind)
 
 
 def _totals(facts: PodFacts, kind: str, settings: ExportSettings) -> dict[str, str]:
@@ -562,3 +558,7 @@ def read_back(obj: dict[str, Any], which: str) -> list[Finding]:
     for report in operator_reports(workloads):
         out += getattr(report, which)
     return out
+
+
+# export.export_objects / job_totals and explain.explain_export reach every kind this way.
+OPERATOR_EXPORTS.update(dict.fromkeys(BUILDERS, export_operator_object))
