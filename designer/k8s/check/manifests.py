@@ -155,11 +155,12 @@ class CheckedObject:
             **template_section(w),
             **report,
         }
-        if w.path_map or self.operator or w.facts.get("filled"):
+        op = self.operator
+        if w.path_map or w.facts.get("filled") or (op and (op.errors or op.warnings)):
             out["errors"] = [e.as_dict() for e in self.errors]
             out["warnings"] = [x.as_dict() for x in self.warnings]
             out["qosReasons"] = self.qos_reasons
-        out["notes"] = [n.as_dict() for n in self.notes]
+        out["notes"] = [n.as_dict() for n in self.notes] if op and op.notes else []
         return out
 
 
@@ -236,10 +237,15 @@ def _memo_key(workload: Workload) -> bytes | None:
 
 
 def check_workload(
-    file: str, workload: Workload, memo: dict[bytes, PodReport] | None = None
+    file: str,
+    workload: Workload,
+    memo: dict[bytes, PodReport] | None = None,
+    key: bytes | None = None,
 ) -> CheckedObject:
-    """One workload's report; with ``memo``, identical pod templates are checked once."""
-    key = _memo_key(workload) if memo is not None else None
+    """One workload's report; with ``memo``, identical pod templates are checked once
+    (``key``: the workload's memo key when the caller has it)."""
+    if key is None and memo is not None:
+        key = _memo_key(workload)
     if key is not None and memo is not None and key in memo:
         return CheckedObject(file, workload, memo[key])
     report = _report(workload)
@@ -340,10 +346,13 @@ def _checked(
     """Reports of a file's pod templates, its read errors and the objects without one."""
     workloads, read_errors = scan
     memo = {} if memo is None else memo
+    operator_memo: dict[Any, OperatorReport] = {}
     objects: list[CheckedObject] = []
     for group in _by_object(workloads):
-        reports = [check_workload(file, w, memo) for w in group]
-        for checked, extra in zip(reports, operator_reports(group), strict=True):
+        keys = [_memo_key(w) for w in group]
+        reports = [check_workload(file, w, memo, k) for w, k in zip(group, keys, strict=True)]
+        extras = operator_reports(group, keys, operator_memo)
+        for checked, extra in zip(reports, extras, strict=True):
             objects.append(CheckedObject(file, checked.workload, checked.report, extra))
     errors = [{"file": file, "document": e.document, "message": e.message} for e in read_errors]
     skipped = [skipped_entry(file, s) for s in scan.skipped]

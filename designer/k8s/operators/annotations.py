@@ -246,9 +246,17 @@ def node_selectors(w: Workload) -> OperatorReport:
     return report
 
 
+def pod_gpu_reality(w: Workload) -> OperatorReport:
+    """The pod's own annotations, extended resources and node selectors that change GPU
+    reality: a function of the pod template and its paths alone (callers may cache it)."""
+    report = OperatorReport()
+    for part in (kai(w), hami(w), node_selectors(w)):
+        report.extend(part)
+    return report
+
+
 def gpu_reality(w: Workload, first: bool) -> OperatorReport:
     """Every annotation, label and node selector of a template that changes GPU reality."""
-    report = OperatorReport()
-    for part in (kai(w), hami(w), kueue(w, first), node_selectors(w)):
-        report.extend(part)
+    report = pod_gpu_reality(w)
+    report.extend(kueue(w, first))
     return report

@@ -2,20 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 
 from designer.k8s.manifest import Workload
-from designer.k8s.operators.annotations import gpu_reality
+from designer.k8s.operators.annotations import kueue, pod_gpu_reality
 from designer.k8s.operators.findings import Finding, OperatorReport
 from designer.k8s.operators.rules import crd_quantities, rules_for
 
 
-def operator_reports(workloads: Sequence[Workload]) -> list[OperatorReport]:
+def operator_reports(
+    workloads: Sequence[Workload],
+    keys: Sequence[Hashable | None] | None = None,
+    cache: dict[Hashable, OperatorReport] | None = None,
+) -> list[OperatorReport]:
     """What the operator of one object (its pod templates, in order) says about each
     template: its webhook's and controller's errors, warnings and notes. Rules about the
-    whole object are reported on its first template."""
+    whole object are reported on its first template.
+
+    ``keys[i]`` identifies what ``workloads[i]``'s pod-only findings depend on (the pod
+    template and its paths; None: not cached): identical templates share them in ``cache``,
+    as the pods of one ReplicaSet in a cluster dump do."""
     out = []
     for n, w in enumerate(workloads):
+        key = keys[n] if keys is not None else None
         report = OperatorReport()
         rules = rules_for(w)
         if rules is not None:
@@ -27,7 +36,13 @@ def operator_reports(workloads: Sequence[Workload]) -> list[OperatorReport]:
             for note in rules.notes:
                 report.notes += note(w)
         report.errors += crd_quantities(w)
-        report.extend(gpu_reality(w, n == 0))
+        pod_part = cache.get(key) if cache is not None and key is not None else None
+        if pod_part is None:
+            pod_part = pod_gpu_reality(w)
+            if cache is not None and key is not None:
+                cache[key] = pod_part
+        report.extend(pod_part)
+        report.extend(kueue(w, n == 0))
         out.append(report)
     return out
 
