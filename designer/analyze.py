@@ -41,13 +41,12 @@ from pydantic import ValidationError
 from designer.forms import decode_blob, design_query, encode_blob
 from designer.i18n import message_data, message_from_data, translate
 from designer.k8s.check import (
-    TEMPLATE_KINDS_WORKLOAD,
     CheckedObject,
     check_text,
     pod_template_manifest,
 )
 from designer.k8s.core import Pod, Quantity, QuantityError
-from designer.k8s.design import GPU_RESOURCE_CHOICES, design_from_pod
+from designer.k8s.design import GPU_RESOURCE_CHOICES, design_from_pod, workload_of_kind
 from designer.k8s.manifest import MAX_INPUT_BYTES
 from designer.models import SharedDesign
 
@@ -179,9 +178,7 @@ def analysis_from_check(
                 "reasons": data["qosReasons"],
                 # The same reasons as (template, params), so each viewer reads them in the
                 # page's language.
-                "reason_messages": [
-                    message_data(r.as_message()) for r in checked.report.qos.reasons
-                ]
+                "reason_messages": [message_data(r.message) for r in checked.report.qos.reasons]
                 if checked.report.qos
                 else [],
                 "template": _template(checked),
@@ -522,7 +519,7 @@ def open_in_designer(request: HttpRequest) -> HttpResponse:
             raise ValueError("empty")
         pod = pod_from_template(template)
         kind = str(template.get("kind") or "Pod")
-        design = design_from_pod(pod, workload=TEMPLATE_KINDS_WORKLOAD.get(kind, "training"))
+        design = design_from_pod(pod, workload=workload_of_kind(kind))
         query = urlencode(design_query(design))
     except (ValueError, TypeError, AttributeError, KeyError):
         context = {

@@ -18,8 +18,9 @@ from django.utils.translation import gettext_lazy as _
 from pydantic import BaseModel, ValidationError
 
 from designer.k8s.design import (
+    EXPORT_KINDS,
     SIZE_KEYS,
-    WORKLOADS,
+    WORKLOAD_TYPES,
     ContainerDesign,
     Design,
     ExportSettings,
@@ -179,7 +180,8 @@ class PodForm(LiveForm):
 
     workload = forms.ChoiceField(
         label=_("Workload type"),
-        choices=[(k, _(w.label)) for k, w in WORKLOADS.items()],
+        # A callable: a workload type registered after start-up is offered too.
+        choices=lambda: [(k, _(w.label)) for k, w in WORKLOAD_TYPES.items()],
     )
     size = forms.ChoiceField(
         label=_("Size preset"),
@@ -307,13 +309,10 @@ class PodForm(LiveForm):
     export_kind = forms.ChoiceField(
         label=_("Export as"),
         required=False,
-        choices=[
-            ("", _("Default for the workload type")),
-            ("Pod", "Pod"),
-            ("Deployment", _("Deployment (+ optional HorizontalPodAutoscaler)")),
-            ("Job", "Job"),
-            ("IndexedJob", _("Indexed Job + headless Service (distributed training)")),
-        ],
+        choices=lambda: (
+            [("", _("Default for the workload type"))]
+            + [(k.id, _(k.label)) for k in EXPORT_KINDS.values()]
+        ),
         widget=forms.Select(attrs=action_attrs("export")),
     )
     export_replicas = forms.IntegerField(label=_("Replicas"), required=False)
@@ -568,7 +567,6 @@ POD_FIELDS = {
 CONTAINER_PATH = re.compile(
     r"^(spec\.(?:containers|initContainers)\[\d+\])(?:\.(\w+))?(?:\.(requests|limits))?(?:\[([^\]]+)\])?"
 )
-LIMIT_OF = re.compile(r"(\S+) limit of")
 
 
 def field_for_choice(key: str) -> str:
@@ -577,7 +575,9 @@ def field_for_choice(key: str) -> str:
     return f"{group}_{name}"
 
 
-def field_for_path(design: Design, path: str, message: str = "") -> tuple[int | None, str]:
+def field_for_path(
+    design: Design, path: str, resource: str | None = None
+) -> tuple[int | None, str]:
     """Where an engine field path shows on the form: (container index or None, field name).
 
     Unmapped paths come back as (None, "") or (index, ""): shown at the top of the pod or
@@ -601,9 +601,8 @@ def field_for_path(design: Design, path: str, message: str = "") -> tuple[int | 
     if attr != "resources":
         return index, ""
     if kind and not key:
-        # requests <= limits errors name the resource in the message, not the path.
-        found = LIMIT_OF.search(message)
-        key = found.group(1) if found else None
+        # An error on a whole requests/limits map (request > limit) names its resource.
+        key = resource
     if not key:
         return index, ""
     column = 0 if kind == "requests" else 1

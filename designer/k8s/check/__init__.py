@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from designer.k8s.check.manifests import (
-    TEMPLATE_KINDS_WORKLOAD,
     CheckedObject,
     check_text,
     check_texts,
@@ -12,7 +11,6 @@ from designer.k8s.check.manifests import (
 
 __all__ = [
     "CheckedObject",
-    "TEMPLATE_KINDS_WORKLOAD",
     "check_text",
     "check_texts",
     "pod_template_manifest",

@@ -24,12 +24,6 @@ from designer.k8s.manifest import (
 )
 from designer.k8s.scheduler import effective_limits, effective_requests
 
-TEMPLATE_KINDS_WORKLOAD = {
-    "Deployment": "inference",
-    "StatefulSet": "inference",
-    "Job": "batch",
-    "CronJob": "batch",
-}
 # Set by the API server when it stores an object; meaningless in a manifest you apply.
 SERVER_METADATA = (
     "managedFields",

@@ -16,7 +16,7 @@ from designer.k8s.design.model import (
     Design,
     ExtraResource,
 )
-from designer.k8s.design.workload_types import WORKLOADS
+from designer.k8s.design.workload_types import workload_type
 
 
 def _resource_maps(c: ContainerDesign) -> tuple[dict[str, str], dict[str, str]]:
@@ -269,7 +269,7 @@ def design_from_pod(pod: Pod, workload: str = "training") -> Design:
     meta = dict(manifest.get("metadata") or {})
     tolerations = spec.get("tolerations") or []
     return Design(
-        workload=workload if workload in WORKLOADS else "training",
+        workload=workload_type(workload).id,
         size="custom",
         name=str(meta.get("name") or ""),
         namespace=str(meta.get("namespace") or ""),

@@ -62,6 +62,7 @@ class SharingModeInfo:
     does_not_isolate: tuple[str, ...]
     notes: tuple[str, ...]
     sources: tuple[str, ...]
+    choices: tuple[str, ...] = ()  # the GpuChoice fields this mode uses
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -164,6 +165,7 @@ def sharing_modes() -> list[SharingModeInfo]:
             does_not_isolate=tuple(row["does_not_isolate"]),  # type: ignore[arg-type]
             notes=tuple(row["notes"]),  # type: ignore[arg-type]
             sources=tuple(row["sources"]),  # type: ignore[arg-type]
+            choices=tuple(row.get("choices", ())),  # type: ignore[arg-type]
         )
         for key, row in SHARING_MODES.items()
     ]
