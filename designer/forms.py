@@ -14,11 +14,13 @@ import zlib
 from typing import Any, get_args
 
 from django import forms
+from django.urls import reverse_lazy
 from django.utils.translation import gettext_lazy as _
 from pydantic import BaseModel, ValidationError
 
 from designer.k8s.design import (
     EXPORT_KINDS,
+    MAX_CONTAINERS,
     SIZE_KEYS,
     WORKLOAD_TYPES,
     ContainerDesign,
@@ -32,7 +34,6 @@ from designer.k8s.design import (
 from designer.k8s.gpu import mig_models, sharing_modes
 from designer.k8s.scheduler import catalog_shapes
 
-MAX_CONTAINERS = 40
 QUANTITY_MAX = 100  # long enough for any real quantity; longer input is refused at the field
 QUANTITY_HELP = {
     "cpu": _("Cores: 500m = half a core, 2 = two cores."),
@@ -130,16 +131,15 @@ def format_extra(extras: list[ExtraResource]) -> str:
     )
 
 
-def action_attrs(action: str) -> dict[str, str]:
+def action_attrs(action: str) -> dict[str, Any]:
     """htmx attributes for an input whose change re-renders the whole designer (it changes
-    other fields, e.g. the GPU sharing mode sets the container's GPU resource name)."""
+    other fields, e.g. the GPU sharing mode sets the container's GPU resource name). The
+    page's #designer element gives every request hx-include and hx-swap."""
     return {
-        "hx-get": "/",
-        "hx-include": "#design-form",
+        "hx-get": reverse_lazy("index"),
         "hx-trigger": "change",
         "hx-vals": json.dumps({"action": action}),
         "hx-target": "#designer",
-        "hx-swap": "outerHTML",
     }
 
 

@@ -4,13 +4,19 @@ from __future__ import annotations
 
 from designer.k8s.check.manifests import (
     CheckedObject,
+    CheckResult,
+    InputError,
+    check_files,
     check_text,
     check_texts,
     pod_template_manifest,
 )
 
 __all__ = [
+    "CheckResult",
     "CheckedObject",
+    "InputError",
+    "check_files",
     "check_text",
     "check_texts",
     "pod_template_manifest",

@@ -54,6 +54,7 @@ from designer.k8s.design.hints import (
 )
 from designer.k8s.design.model import (
     GPU_RESOURCE_CHOICES,
+    MAX_CONTAINERS,
     ContainerDesign,
     Design,
     ExtraResource,
@@ -101,6 +102,7 @@ __all__ = [
     "HeadroomChoice",
     "HeadroomError",
     "JOB_NAME_LABEL",
+    "MAX_CONTAINERS",
     "MSG_HPA_NO_CPU",
     "MSG_INDEXED_TOTAL_GPU",
     "MSG_ONFAILURE",

@@ -16,6 +16,7 @@ from typing import Any
 
 from designer.k8s.core import Container, Message, Pod, Quantity, QuantityError, gettext_noop
 from designer.k8s.design.workload_types import workload_type
+from designer.k8s.gpu import requested_gpus
 
 GIB = 1024**3
 ALL = None  # a rule for every workload type
@@ -292,13 +293,7 @@ def pod_advice(
     limits: dict[str, Quantity],
 ) -> list[Advice]:
     """The advice rules that fire for this pod and workload type, in rule order."""
-    gpu_count = int(
-        sum(
-            _fraction(q)
-            for name, q in requests.items()
-            if name.endswith("/gpu") or name.startswith("nvidia.com/mig-")
-        )
-    )
+    gpu_count = int(requested_gpus(requests))
     ctx = AdviceContext(pod, workload, qos_class, requests, limits, gpu_count)
     traits = workload_type(workload).traits
     advice = []

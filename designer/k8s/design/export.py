@@ -38,7 +38,6 @@ import copy
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
@@ -64,7 +63,7 @@ from designer.k8s.core import (
     key,
 )
 from designer.k8s.design.workload_types import workload_type
-from designer.k8s.gpu import is_gpu_resource
+from designer.k8s.gpu import requested_gpus
 from designer.k8s.manifest import QuotedStr
 from designer.k8s.scheduler import effective_requests
 
@@ -205,13 +204,7 @@ class PodFacts:
     @functools.cached_property
     def gpus(self) -> int:
         """Whole GPUs the pod requests (any GPU resource); 0 when none or unreadable."""
-        total = Fraction(0)
-        for name, q in self.requests.items():
-            if is_gpu_resource(name):
-                try:
-                    total += q.as_fraction()
-                except OverflowError:
-                    return 0
+        total = requested_gpus(self.requests)
         return int(total) if total.denominator == 1 and total > 0 else 0
 
     @functools.cached_property

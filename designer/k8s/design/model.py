@@ -21,6 +21,8 @@ ContainerRole = Literal["app", "sidecar", "init"]
 DEFAULT_GPU_RESOURCE = "nvidia.com/gpu"
 GPU_RESOURCE_CHOICES = ("nvidia.com/gpu", "amd.com/gpu", "gpu.intel.com/i915", "habana.ai/gaudi")
 SHM_VOLUME = "dshm"
+# The most containers a design may have (the form, the API and the share links alike).
+MAX_CONTAINERS = 40
 
 
 class ExtraResource(BaseModel):
