@@ -18,6 +18,7 @@ from designer.k8s.design.convert import (
     design_to_pod,
 )
 from designer.k8s.design.explain import (
+    EXPLAINERS,
     MSG_HPA_NO_CPU,
     MSG_INDEXED_TOTAL_GPU,
     MSG_ONFAILURE,
@@ -33,13 +34,18 @@ from designer.k8s.design.export import (
     GPU_METRIC_ANNOTATION,
     GPU_METRIC_NAME,
     JOB_NAME_LABEL,
+    ExportKind,
     ExportSettings,
     PodFacts,
+    UnknownExportKind,
     effective_kind,
+    export_kind,
     export_objects,
     job_totals,
+    register_export_kind,
     rollout_values,
     settings_field,
+    unregister_export_kind,
     warn_objects,
 )
 from designer.k8s.design.headroom import (
@@ -50,6 +56,8 @@ from designer.k8s.design.headroom import (
     memory_headroom,
 )
 from designer.k8s.design.hints import (
+    FieldHint,
+    design_hints,
     quantity_hint,
 )
 from designer.k8s.design.model import (
@@ -69,6 +77,7 @@ from designer.k8s.design.planning import (
 )
 from designer.k8s.design.render import (
     Rendered,
+    applicable_choices,
     render_design,
 )
 from designer.k8s.design.report import (
@@ -78,8 +87,14 @@ from designer.k8s.design.report import (
 )
 from designer.k8s.design.workload_types import (
     SIZE_KEYS,
+    TRAITS,
+    WORKLOAD_OF_KIND,
     WORKLOAD_TYPES,
+    Size,
     UnknownWorkloadType,
+    WorkloadType,
+    register_workload_type,
+    unregister_workload_type,
     workload_of_kind,
     workload_type,
 )
@@ -89,12 +104,15 @@ __all__ = [
     "ContainerDesign",
     "Design",
     "DesignError",
+    "EXPLAINERS",
     "EXPORT_KINDS",
+    "ExportKind",
     "ExportSettings",
     "ExtraResource",
     "F_LIMIT",
     "F_PEAK",
     "F_SHM",
+    "FieldHint",
     "GPU_METRIC_ANNOTATION",
     "GPU_METRIC_NAME",
     "GPU_RESOURCE_CHOICES",
@@ -114,15 +132,23 @@ __all__ = [
     "PodReport",
     "Rendered",
     "SIZE_KEYS",
+    "Size",
+    "TRAITS",
+    "UnknownExportKind",
     "UnknownWorkloadType",
+    "WORKLOAD_OF_KIND",
     "WORKLOAD_TYPES",
+    "WorkloadType",
+    "applicable_choices",
     "apply_size",
     "design_action",
     "design_from_pod",
+    "design_hints",
     "design_to_pod",
     "duration_text",
     "effective_kind",
     "explain_export",
+    "export_kind",
     "export_objects",
     "failed_report",
     "headroom_proposal",
@@ -133,10 +159,14 @@ __all__ = [
     "pod_yaml",
     "preset_design",
     "quantity_hint",
+    "register_export_kind",
+    "register_workload_type",
     "removable",
     "render_design",
     "rollout_values",
     "settings_field",
+    "unregister_export_kind",
+    "unregister_workload_type",
     "warn_objects",
     "workload_of_kind",
     "workload_type",
