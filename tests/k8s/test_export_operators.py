@@ -83,7 +83,7 @@ def test_a_pytorchjob_has_master_and_workers_without_the_operators_env() -> None
         assert container["env"] == [{"name": "A", "value": "1"}]
         assert "restartPolicy" not in specs[role]["template"]["spec"]
     assert job["spec"]["nprocPerNode"] == "4"
-    text = " ".join(t % p for t, p in rendered.explanation)
+    text = " ".join(m.text for m in rendered.explanation)
     assert "renamed pytorch" in text and "Left out MASTER_ADDR" in text
 
 
@@ -107,7 +107,7 @@ def test_a_trainjob_puts_the_resources_per_node_against_its_runtime() -> None:
 
 def test_an_unknown_runtime_is_said_so() -> None:
     rendered = render_design(design("distributed", "TrainJob", runtime="my-runtime"))
-    assert any("my-runtime" in t % p for t, p in rendered.explanation)
+    assert any("my-runtime" in m.text for m in rendered.explanation)
 
 
 def test_a_jobset_runs_its_workers_indexed_with_torchrun_addresses() -> None:
@@ -166,7 +166,7 @@ def test_an_inference_service_has_model_format_and_storage_uri() -> None:
     assert model["resources"] == _main_resources(rendered)
     assert "image" not in model and "name" not in model
     no_uri = render_design(design("inference", "InferenceService"))
-    assert any("storageUri" in t % p for t, p in no_uri.explanation)
+    assert any("storageUri" in m.text for m in no_uri.explanation)
 
 
 def test_totals_count_every_pod() -> None:

@@ -6,7 +6,7 @@ The CLI and ``POST /api/v1/analyze`` both print ``check_texts``'s result, so the
 from __future__ import annotations
 
 import gc
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -24,35 +24,10 @@ from designer.k8s.manifest import (
     add_runtimes,
     find_workloads,
     read_documents,
-    runtime_index,
 )
 from designer.k8s.operators import Finding, OperatorReport, operator_reports
 from designer.k8s.scheduler import effective_limits, effective_requests
 
-# The workload type a pod template opens as in the designer, by its object's kind.
-TEMPLATE_KINDS_WORKLOAD = {
-    "Deployment": "inference",
-    "StatefulSet": "inference",
-    "Job": "batch",
-    "CronJob": "batch",
-    "PyTorchJob": "distributed",
-    "TFJob": "distributed",
-    "MPIJob": "distributed",
-    "XGBoostJob": "distributed",
-    "PaddleJob": "distributed",
-    "JAXJob": "distributed",
-    "TrainJob": "distributed",
-    "TrainingRuntime": "distributed",
-    "ClusterTrainingRuntime": "distributed",
-    "JobSet": "distributed",
-    "LeaderWorkerSet": "inference",
-    "RayCluster": "distributed",
-    "RayJob": "distributed",
-    "RayService": "inference",
-    "InferenceService": "inference",
-    "ServingRuntime": "inference",
-    "ClusterServingRuntime": "inference",
-}
 # Set by the API server when it stores an object; meaningless in a manifest you apply.
 SERVER_METADATA = (
     "managedFields",
@@ -305,44 +280,52 @@ def _undecodable_report(workload: Workload, errors: list[FieldError]) -> PodRepo
     return PodReport(None, qos, requests, limits, errors, [])
 
 
+@dataclass(frozen=True)
+class InputError:
+    """What could not be read: a whole file (``document`` None) or one document of it."""
+
+    file: str
+    document: int | None
+    message: str
+    hostile: bool = False  # refused to protect the reader (see manifest.Document.hostile)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "document": self.document, "message": self.message}
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """Every pod template found in some files, the objects without one, and what could not
+    be read."""
+
+    objects: list[CheckedObject]
+    errors: list[InputError]
+    skipped: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def hostile(self) -> list[InputError]:
+        return [e for e in self.errors if e.hostile]
+
+    def as_dict(self) -> dict[str, Any]:
+        """The ``podspec check --format json`` document."""
+        return {
+            "objects": [o.as_dict() for o in self.objects],
+            "skipped": list(self.skipped),
+            "errors": [e.as_dict() for e in self.errors],
+        }
+
+
 def check_text(
     file: str, text: str | bytes, *, max_bytes: int = MAX_INPUT_BYTES
-) -> tuple[list[CheckedObject], list[dict[str, Any]]]:
+) -> tuple[list[CheckedObject], list[InputError]]:
     """Objects found in one file and what could not be read, with file and document."""
-    objects, errors, _skipped = check_file(file, text, max_bytes=max_bytes)
-    return objects, errors
-
-
-def check_file(
-    file: str, text: str | bytes, *, max_bytes: int = MAX_INPUT_BYTES
-) -> tuple[list[CheckedObject], list[dict[str, Any]], list[dict[str, Any]]]:
-    """(pod templates checked, documents not read, objects without a pod template)."""
-    # A parsed manifest is a large tree of acyclic, long-lived objects: the cyclic garbage
-    # collector would walk it again and again while parsing and reporting allocate (a third
-    # of the time on a 10,000-pod List) and find nothing to free, so it pauses meanwhile.
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return _check_text(file, text, max_bytes)
-    finally:
-        if enabled:
-            gc.enable()
-
-
-def _check_text(
-    file: str, text: str | bytes, max_bytes: int
-) -> tuple[list[CheckedObject], list[dict[str, Any]], list[dict[str, Any]]]:
-    try:
-        documents = read_documents(text, max_bytes=max_bytes)
-    except ManifestError as exc:
-        return [], [{"file": file, "document": None, "message": str(exc)}], []
-    scan = find_workloads(documents, runtime_index(documents, file))
-    return _checked(file, scan)
+    result = check_files([(file, text)], max_bytes=max_bytes)
+    return result.objects, result.errors
 
 
 def _checked(
     file: str, scan: Any, memo: dict[bytes, PodReport] | None = None
-) -> tuple[list[CheckedObject], list[dict[str, Any]], list[dict[str, Any]]]:
+) -> tuple[list[CheckedObject], list[InputError], list[dict[str, Any]]]:
     """Reports of a file's pod templates, its read errors and the objects without one."""
     workloads, read_errors = scan
     memo = {} if memo is None else memo
@@ -354,7 +337,7 @@ def _checked(
         extras = operator_reports(group, keys, operator_memo)
         for checked, extra in zip(reports, extras, strict=True):
             objects.append(CheckedObject(file, checked.workload, checked.report, extra))
-    errors = [{"file": file, "document": e.document, "message": e.message} for e in read_errors]
+    errors = [InputError(file, e.document, e.message, e.hostile) for e in read_errors]
     skipped = [skipped_entry(file, s) for s in scan.skipped]
     return objects, errors, skipped
 
@@ -370,13 +353,14 @@ def _by_object(workloads: list[Workload]) -> list[list[Workload]]:
     return groups
 
 
-def check_texts(
+def check_files(
     inputs: list[tuple[str, str | bytes]], *, max_bytes: int = MAX_INPUT_BYTES
-) -> dict[str, Any]:
-    """The ``--format json`` document for several files: ``objects`` (one per pod
-    template), ``skipped`` (objects without one) and ``errors`` (what could not be read).
-
-    A TrainJob's runtime may be in any of the files."""
+) -> CheckResult:
+    """Every pod template of several files, the objects without one, and what could not be
+    read. A TrainJob's runtime may be in any of the files."""
+    # A parsed manifest is a large tree of acyclic, long-lived objects: the cyclic garbage
+    # collector would walk it again and again while parsing and reporting allocate (a third
+    # of the time on a 10,000-pod List) and find nothing to free, so it pauses meanwhile.
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -391,21 +375,25 @@ def check_texts(
             add_runtimes(runtimes, documents, file)
             read.append((file, documents, None))
         objects: list[CheckedObject] = []
-        errors: list[dict[str, Any]] = []
+        errors: list[InputError] = []
         skipped: list[dict[str, Any]] = []
         for file, documents, failure in read:
             if documents is None:
-                errors.append({"file": file, "document": None, "message": failure})
+                errors.append(InputError(file, None, str(failure)))
                 continue
             found, failed, without = _checked(file, find_workloads(documents, runtimes), {})
             objects += found
             errors += failed
             skipped += without
-        return {
-            "objects": [o.as_dict() for o in objects],
-            "skipped": skipped,
-            "errors": errors,
-        }
+        return CheckResult(objects, errors, skipped)
     finally:
         if enabled:
             gc.enable()
+
+
+def check_texts(
+    inputs: list[tuple[str, str | bytes]], *, max_bytes: int = MAX_INPUT_BYTES
+) -> dict[str, Any]:
+    """The ``--format json`` document for several files: ``objects`` (one per pod
+    template), ``skipped`` (objects without one) and ``errors`` (what could not be read)."""
+    return check_files(inputs, max_bytes=max_bytes).as_dict()

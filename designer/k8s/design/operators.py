@@ -29,21 +29,23 @@ one back through ``podspec check`` and expect the design's QoS and no errors.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from designer.k8s.core import Quantity, format_resources, gettext_noop
+from designer.k8s.core import Message, Quantity, gettext_noop
 from designer.k8s.design.crd_schema import validate_custom_resource
+from designer.k8s.design.explain import EXPLAINERS
 from designer.k8s.design.export import (
-    OPERATOR_EXPORTS,
+    ExportKind,
     ExportSettings,
     PodFacts,
-    _copies,
     _disruption_policy,
     _meta,
     _template,
     _with_env,
+    job_totals,
+    register_export_kind,
     torchrun_env,
 )
 from designer.k8s.gpu import is_gpu_resource
@@ -93,39 +95,57 @@ OPERATOR_ENV = frozenset(
 # The Trainer's torch plugin rejects PET_* in spec.trainer.env ("must not have reserved envs").
 TRAINER_RESERVED_ENV = frozenset(n for n in OPERATOR_ENV if n.startswith("PET_"))
 
-Line = tuple[str, dict[str, Any]]
-
+# The first sentence of each kind's explanation (export.ExportKind.reason: params replicas,
+# workers, last = workers - 1).
 KIND_REASONS: dict[str, str] = {
     "PyTorchJob": gettext_noop(
-        "A PyTorchJob runs a Master and %(others)s Worker(s), %(workers)s pods in all; the "
+        "A PyTorchJob runs a Master and %(last)s Worker(s), %(workers)s pods in all; the "
         "Kubeflow Training Operator creates them, a Service per pod, and sets MASTER_ADDR, "
         "MASTER_PORT, WORLD_SIZE, RANK and the PET_* variables torchrun reads on every "
         "container named pytorch, so the export sets none of them."
     ),
     "TrainJob": gettext_noop(
-        "A TrainJob runs %(workers)s node(s) of the runtime %(runtime)s: Kubeflow Trainer "
-        "builds the pods from the runtime and puts image, command, env and resourcesPerNode "
-        "on its node container (resourcesPerNode replaces the runtime's resources)."
+        "A TrainJob runs %(workers)s node(s) of its training runtime: Kubeflow Trainer builds "
+        "the pods from the runtime and puts image, command, env and resourcesPerNode on its "
+        "node container (resourcesPerNode replaces the runtime's resources)."
     ),
     "JobSet": gettext_noop(
         "A JobSet runs %(workers)s Indexed workers in one replicated Job with stable DNS "
-        "names; if one fails, the JobSet restarts them all together (at most %(restarts)s "
-        "times)."
+        "names; if one fails, the JobSet restarts them all together."
     ),
     "LeaderWorkerSet": gettext_noop(
         "A LeaderWorkerSet runs %(replicas)s group(s) of %(workers)s pods (one leader, "
-        "%(others)s worker(s)) for a model too large for one node; when a pod of a group "
+        "%(last)s worker(s)) for a model too large for one node; when a pod of a group "
         "restarts, the whole group is recreated."
     ),
     "RayCluster": gettext_noop(
         "A RayCluster runs a head and %(workers)s worker pod(s). The head gets the design's "
-        "CPU and memory without GPUs (lower them if the head only coordinates); each worker "
-        "tells Ray it has %(gpus)s GPU(s), the nvidia.com/gpu limit of its Ray container."
+        "CPU and memory without GPUs: lower them if the head only coordinates."
     ),
     "InferenceService": gettext_noop(
-        "A KServe InferenceService serves the model (format %(format)s) with "
-        "%(replicas)s replica(s); KServe picks the serving runtime for the format, and "
-        "its image: the design's image and command are not used."
+        "A KServe InferenceService serves the model with %(replicas)s replica(s); KServe "
+        "picks the serving runtime for the model format, and its image: the design's image "
+        "and command are not used."
+    ),
+}
+MSG_TRAINJOB_RUNTIME = gettext_noop("It runs on the ClusterTrainingRuntime %(runtime)s.")
+MSG_JOBSET_RESTARTS = gettext_noop(
+    "The group is restarted at most %(restarts)s times (failurePolicy.maxRestarts); a failed "
+    "pod fails its Job at once (backoffLimit 0)."
+)
+MSG_RAY_GPUS = gettext_noop(
+    "Each worker tells Ray it has %(gpus)s GPU(s) (rayStartParams num-gpus), the "
+    "nvidia.com/gpu limit of its Ray container."
+)
+MSG_ISVC_FORMAT = gettext_noop("Model format %(format)s.")
+RESTART_NOTES = {
+    "JobSet": gettext_noop(
+        "The pod's restartPolicy %(old)s becomes Never: the JobSet restarts the whole group "
+        "when a pod fails."
+    ),
+    "LeaderWorkerSet": gettext_noop(
+        "The pod's restartPolicy %(old)s becomes Always: a LeaderWorkerSet's pods belong to "
+        "StatefulSets."
     ),
 }
 MSG_RENAMED = gettext_noop(
@@ -158,10 +178,9 @@ class OperatorExport:
     objects: list[dict[str, Any]]
     errors: list[tuple[int, Finding]]
     warnings: list[tuple[int, Finding]]
-    explanation: list[Line]
+    explanation: list[Message]
     totals: dict[str, str]
     pods: int = 0
-    notes: list[Line] = field(default_factory=list)
 
 
 # --- helpers -------------------------------------------------------------------------------
@@ -251,18 +270,18 @@ def _object(kind: str, name: str, namespace: str | None, labels: dict) -> dict[s
 # --- builders ------------------------------------------------------------------------------
 
 
-def _pytorchjob(facts: PodFacts, settings: ExportSettings, lines: list[Line]) -> list[dict]:
+def _pytorchjob(facts: PodFacts, settings: ExportSettings, lines: list[Message]) -> list[dict]:
     name, namespace, labels, annotations, spec = _parts(facts)
     # The operator sets the pod's restartPolicy from the replica spec's.
     for key in ("restartPolicy", "subdomain", "hostname"):
         spec.pop(key, None)
     containers = _app(spec)
     if containers and not any(c.get("name") == PYTORCH_CONTAINER for c in containers):
-        lines.append((MSG_RENAMED, {"old": str(containers[0].get("name") or "")}))
+        lines.append(Message(MSG_RENAMED, {"old": str(containers[0].get("name") or "")}))
         containers[0]["name"] = PYTORCH_CONTAINER
     dropped = sorted({n for c in containers for n in _strip_env(c, OPERATOR_ENV)})
     if dropped:
-        lines.append((MSG_DROPPED_ENV, {"names": ", ".join(dropped)}))
+        lines.append(Message(MSG_DROPPED_ENV, {"names": ", ".join(dropped)}))
     workers = max(settings.workers, 1)
     template = _template(labels, annotations, spec)
     replica_specs: dict[str, Any] = {
@@ -303,13 +322,13 @@ def _runtime_trainer_job(runtime: str) -> str | None:
     return None
 
 
-def _trainjob(facts: PodFacts, settings: ExportSettings, lines: list[Line]) -> list[dict]:
+def _trainjob(facts: PodFacts, settings: ExportSettings, lines: list[Message]) -> list[dict]:
     name, namespace, labels, annotations, spec = _parts(facts)
     containers = _app(spec)
     main = containers[0] if containers else {}
     if len(containers) > 1:
         names = ", ".join(str(c.get("name")) for c in containers[1:])
-        lines.append((MSG_DROPPED_CONTAINERS, {"kind": "TrainJob", "names": names}))
+        lines.append(Message(MSG_DROPPED_CONTAINERS, {"kind": "TrainJob", "names": names}))
     runtime = settings.runtime.strip() or "torch-distributed"
     trainer: dict[str, Any] = {"numNodes": max(settings.workers, 1)}
     for key in ("image", "command", "args"):
@@ -334,7 +353,7 @@ def _trainjob(facts: PodFacts, settings: ExportSettings, lines: list[Line]) -> l
     }
     job = _runtime_trainer_job(runtime)
     if job is None:
-        lines.append((MSG_TRAINJOB_UNKNOWN_RUNTIME, {"runtime": runtime}))
+        lines.append(Message(MSG_TRAINJOB_UNKNOWN_RUNTIME, {"runtime": runtime}))
         job = TRAINER_CONTAINER
     pod_patch: dict[str, Any] = {
         k: copy.deepcopy(spec[k]) for k in ("nodeSelector", "tolerations", "volumes") if spec.get(k)
@@ -364,11 +383,11 @@ def _trainjob(facts: PodFacts, settings: ExportSettings, lines: list[Line]) -> l
                 },
             }
         ]
-        lines.append((MSG_TRAINJOB_PATCH, {"manager": PATCH_MANAGER, "job": job}))
+        lines.append(Message(MSG_TRAINJOB_PATCH, {"manager": PATCH_MANAGER, "job": job}))
     return [obj]
 
 
-def _jobset(facts: PodFacts, settings: ExportSettings, lines: list[Line]) -> list[dict]:
+def _jobset(facts: PodFacts, settings: ExportSettings, lines: list[Message]) -> list[dict]:
     name, namespace, labels, annotations, spec = _parts(facts)
     spec["restartPolicy"] = "Never"
     for key in ("subdomain", "hostname"):
@@ -407,7 +426,7 @@ def _jobset(facts: PodFacts, settings: ExportSettings, lines: list[Line]) -> lis
     return [obj]
 
 
-def _lws(facts: PodFacts, settings: ExportSettings, lines: list[Line]) -> list[dict]:
+def _lws(facts: PodFacts, settings: ExportSettings, lines: list[Message]) -> list[dict]:
     name, namespace, labels, annotations, spec = _parts(facts)
     # LWS pods belong to StatefulSets: their restartPolicy is Always.
     spec["restartPolicy"] = "Always"
@@ -426,7 +445,7 @@ def _lws(facts: PodFacts, settings: ExportSettings, lines: list[Line]) -> list[d
     return [obj]
 
 
-def _raycluster(facts: PodFacts, settings: ExportSettings, lines: list[Line]) -> list[dict]:
+def _raycluster(facts: PodFacts, settings: ExportSettings, lines: list[Message]) -> list[dict]:
     name, namespace, labels, annotations, spec = _parts(facts)
     spec.pop("restartPolicy", None)  # KubeRay sets it
     workers = max(settings.workers, 0)
@@ -456,21 +475,23 @@ def _raycluster(facts: PodFacts, settings: ExportSettings, lines: list[Line]) ->
     return [obj]
 
 
-def _inference_service(facts: PodFacts, settings: ExportSettings, lines: list[Line]) -> list[dict]:
+def _inference_service(
+    facts: PodFacts, settings: ExportSettings, lines: list[Message]
+) -> list[dict]:
     name, namespace, labels, annotations, spec = _parts(facts)
     spec.pop("restartPolicy", None)
     containers = _app(spec)
     main = containers[0] if containers else {}
     if len(containers) > 1:
         names = ", ".join(str(c.get("name")) for c in containers[1:])
-        lines.append((MSG_DROPPED_CONTAINERS, {"kind": "InferenceService", "names": names}))
+        lines.append(Message(MSG_DROPPED_CONTAINERS, {"kind": "InferenceService", "names": names}))
     model: dict[str, Any] = {
         "modelFormat": {"name": settings.model_format.strip() or "huggingface"}
     }
     if settings.storage_uri.strip():
         model["storageUri"] = settings.storage_uri.strip()
     else:
-        lines.append((MSG_NO_STORAGE, {}))
+        lines.append(Message(MSG_NO_STORAGE, {}))
     # The runtime gives the image and command; the rest of the container is the design's.
     for key, value in main.items():
         if key not in ("name", "image", "command", "restartPolicy"):
@@ -499,66 +520,126 @@ BUILDERS = {
 }
 
 
-def pods_of(kind: str, settings: ExportSettings) -> int:
+def _copies(kind: str, settings: ExportSettings) -> int:
     """Pods running at once (the most, for an autoscaled InferenceService; a RayCluster's
-    workers, its head counted apart)."""
-    return _copies(settings, kind)
+    workers, its head apart)."""
+    workers = max(settings.workers, 1)
+    if kind == "LeaderWorkerSet":
+        return max(settings.replicas, 0) * workers
+    if kind == "RayCluster":
+        return max(settings.workers, 0)
+    if kind == "InferenceService":
+        return max(settings.hpa_max if settings.hpa else settings.replicas, 0)
+    return workers
 
 
-def _totals(facts: PodFacts, kind: str, settings: ExportSettings) -> dict[str, str]:
-    n = pods_of(kind, settings)
-    totals: dict[str, Fraction] = {}
-    for name, q in facts.requests.items():
-        totals[name] = q.as_fraction() * n
-        if kind == "RayCluster" and not is_gpu_resource(name):
-            totals[name] += q.as_fraction()  # the head: the same pod without GPUs
-    out = {}
-    for name, value in totals.items():
-        out[name] = Quantity.from_fraction(value, facts.requests[name].format)
-    return format_resources(out)
+def _explain(kind: str) -> Any:
+    """The explainer of ``kind`` (explain.EXPLAINERS): the builder's own remarks, then what
+    the settings make of it, then the totals."""
+
+    def explainer(settings: ExportSettings, pod: PodFacts) -> list[Message]:
+        lines: list[Message] = []
+        BUILDERS[kind](pod, settings, lines)
+        if kind == "TrainJob":
+            runtime = settings.runtime.strip() or "torch-distributed"
+            lines.insert(0, Message(MSG_TRAINJOB_RUNTIME, {"runtime": runtime}))
+        elif kind == "JobSet":
+            lines.append(Message(MSG_JOBSET_RESTARTS, {"restarts": settings.backoff_limit}))
+        elif kind == "RayCluster":
+            main = (_app(_parts(pod)[4]) or [{}])[0]
+            if _gpu_limit(main):
+                lines.append(Message(MSG_RAY_GPUS, {"gpus": _count(_gpu_limit(main))}))
+        elif kind == "InferenceService":
+            fmt = settings.model_format.strip() or "huggingface"
+            lines.insert(0, Message(MSG_ISVC_FORMAT, {"format": fmt}))
+        copies = _copies(kind, settings)
+        totals = job_totals(pod, settings.model_copy(update={"kind": kind}))
+        if copies > 1 and totals:
+            text = ", ".join(f"{k} {v}" for k, v in totals.items())
+            lines.append(Message(MSG_OPERATOR_TOTALS, {"copies": copies, "totals": text}))
+        return lines
+
+    return explainer
 
 
-def export_operator_object(facts: PodFacts, settings: ExportSettings, kind: str) -> OperatorExport:
-    """The object of an operator kind for the designed pod, with what its CRD schema and its
-    operator say about it (indexes into ``objects``), why it looks so, and the totals."""
-    lines: list[Line] = []
-    objects = BUILDERS[kind](facts, settings, lines)
-    reason_params = {
-        "workers": max(settings.workers, 1),
-        "others": max(settings.workers - 1, 0),
-        "replicas": settings.replicas,
-        "runtime": settings.runtime.strip() or "torch-distributed",
-        "restarts": settings.backoff_limit,
-        "gpus": _count(_gpu_limit((_app(_parts(facts)[4]) or [{}])[0])),
-        "format": settings.model_format.strip() or "huggingface",
-    }
-    if kind == "InferenceService" and settings.hpa:
-        reason_params["replicas"] = f"{settings.hpa_min}–{settings.hpa_max}"
-    explanation = [(KIND_REASONS[kind], reason_params), *lines]
-    totals = _totals(facts, kind, settings)
-    pods = pods_of(kind, settings) + (1 if kind == "RayCluster" else 0)
-    if totals and pods > 1:
-        text = ", ".join(f"{k} {v}" for k, v in totals.items())
-        explanation.append((MSG_OPERATOR_TOTALS, {"copies": pods, "totals": text}))
+SETTINGS = {
+    "PyTorchJob": (
+        "workers",
+        "backoff_limit",
+        "ttl_seconds_after_finished",
+        "active_deadline_seconds",
+    ),
+    "TrainJob": ("workers", "runtime"),
+    "JobSet": ("workers", "master_port", "backoff_limit", "ttl_seconds_after_finished"),
+    "LeaderWorkerSet": ("replicas", "workers"),
+    "RayCluster": ("workers",),
+    "InferenceService": ("replicas", "hpa", "hpa_min", "hpa_max", "model_format", "storage_uri"),
+}
+LABELS = {
+    "PyTorchJob": gettext_noop("PyTorchJob (Kubeflow Training Operator)"),
+    "TrainJob": gettext_noop("TrainJob (Kubeflow Trainer)"),
+    "JobSet": gettext_noop("JobSet"),
+    "LeaderWorkerSet": gettext_noop("LeaderWorkerSet (multi-node inference)"),
+    "RayCluster": gettext_noop("RayCluster (KubeRay)"),
+    "InferenceService": gettext_noop("InferenceService (KServe)"),
+}
+RESTART = {"JobSet": "Never", "LeaderWorkerSet": "Always"}
+
+
+def _record(kind: str) -> ExportKind:
+    return ExportKind(
+        id=kind,
+        label=LABELS[kind],
+        build=lambda parts, settings: BUILDERS[kind](parts.facts, settings, []),
+        copies=lambda settings: _copies(kind, settings),
+        restart_policy=lambda settings: RESTART.get(kind),
+        settings=SETTINGS[kind],
+        reason=KIND_REASONS[kind],
+        restart_note=RESTART_NOTES.get(kind),
+        source=f"{API_VERSIONS[kind]} {kind} (CRD schema: design/crds/SOURCES.md)",
+    )
+
+
+def operator_problems(
+    objects: list[dict[str, Any]],
+) -> tuple[list[tuple[int, Finding]], list[tuple[int, Finding]]]:
+    """(errors, warnings) of exported operator objects, by index: their CRD schema's and
+    their operators' own (the pod templates' core errors are the design's pod report)."""
     errors: list[tuple[int, Finding]] = []
     warnings: list[tuple[int, Finding]] = []
     for i, obj in enumerate(objects):
-        for problem in validate_custom_resource(obj) or []:
-            errors.append((i, Finding(problem.field, problem.message, "CRD schema")))
-        errors += [(i, f) for f in read_back(obj, "errors")]
-        warnings += [(i, f) for f in read_back(obj, "warnings")]
+        problems = validate_custom_resource(obj)
+        if problems is None:
+            continue
+        errors += [(i, Finding(p.field, p.message, "CRD schema")) for p in problems]
+        for report in operator_reports(_workloads(obj)):
+            errors += [(i, f) for f in report.errors]
+            warnings += [(i, f) for f in report.warnings]
+    return errors, warnings
+
+
+def _workloads(obj: dict[str, Any]) -> list[Any]:
+    workloads, _errors = find_workloads([Document(0, 1, obj, None)])
+    return list(workloads)
+
+
+def export_operator_object(facts: PodFacts, settings: ExportSettings, kind: str) -> OperatorExport:
+    """The object of an operator kind for the designed pod, what its CRD schema and its
+    operator say about it (indexes into ``objects``), why it looks so, and the totals."""
+    objects = BUILDERS[kind](facts, settings, [])
+    errors, warnings = operator_problems(objects)
+    record = _record(kind)
+    params = {
+        "replicas": settings.replicas,
+        "workers": settings.workers,
+        "last": settings.workers - 1,
+    }
+    explanation = [Message(record.reason, params), *_explain(kind)(settings, facts)]
+    totals = job_totals(facts, settings.model_copy(update={"kind": kind}))
+    pods = _copies(kind, settings) + (1 if kind == "RayCluster" else 0)
     return OperatorExport(objects, errors, warnings, explanation, totals, pods)
 
 
-def read_back(obj: dict[str, Any], which: str) -> list[Finding]:
-    """The operator's own findings on an exported object (its pod templates' core errors
-    are the design's pod report, with another prefix)."""
-    workloads, _errors = find_workloads([Document(0, 1, obj, None)])
-    out: list[Finding] = []
-    for report in operator_reports(workloads):
-        out += getattr(report, which)
-    return out
-
-
-# export.export_objects / job_totals and explain.explain_export reach every kind this way.
-OPERATOR_EXPORTS.update(dict.fromkeys(BUILDERS, export_operator_object))
+for _kind in BUILDERS:
+    register_export_kind(_record(_kind))
+    EXPLAINERS[_kind] = _explain(_kind)

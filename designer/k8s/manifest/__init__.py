@@ -114,7 +114,6 @@ from designer.k8s.manifest.reader import (
     Document,
     ManifestError,
     ReadError,
-    is_hostile,
     read_documents,
 )
 from designer.k8s.manifest.trainer import (
@@ -158,7 +157,6 @@ __all__ = [
     "dump_yaml",
     "dump_yaml_all",
     "find_workloads",
-    "is_hostile",
     "load",
     "read_documents",
 ]
