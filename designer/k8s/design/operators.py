@@ -48,6 +48,7 @@ from designer.k8s.design.export import (
     register_export_kind,
     torchrun_env,
 )
+from designer.k8s.design.workload_types import WORKLOAD_OF_KIND
 from designer.k8s.gpu import is_gpu_resource
 from designer.k8s.manifest import Document, builtin_runtimes, find_workloads
 from designer.k8s.operators import Finding, operator_reports
@@ -643,3 +644,17 @@ def export_operator_object(facts: PodFacts, settings: ExportSettings, kind: str)
 for _kind in BUILDERS:
     register_export_kind(_record(_kind))
     EXPLAINERS[_kind] = _explain(_kind)
+
+# The workload type an analyzed template of these kinds opens as in the designer.
+OPENS_AS = {
+    **dict.fromkeys(
+        ("PyTorchJob", "TFJob", "MPIJob", "XGBoostJob", "PaddleJob", "JAXJob"), "distributed"
+    ),
+    **dict.fromkeys(("TrainJob", "TrainingRuntime", "ClusterTrainingRuntime"), "distributed"),
+    **dict.fromkeys(("JobSet", "RayCluster", "RayJob"), "distributed"),
+    **dict.fromkeys(
+        ("LeaderWorkerSet", "RayService", "InferenceService", "ServingRuntime"), "inference"
+    ),
+    "ClusterServingRuntime": "inference",
+}
+WORKLOAD_OF_KIND.update(OPENS_AS)
