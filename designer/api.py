@@ -239,6 +239,10 @@ class ObjectProblemOut(Schema):
         default=None, description="index of the exported object (Deployment, HPA, Job, ...)"
     )
     kind: str | None = None
+    origin: str | None = Field(
+        default=None,
+        description='who refuses it, for an operator\'s object: "CRD schema" or its operator',
+    )
 
 
 class RenderOut(Schema):
