@@ -259,6 +259,9 @@ def _job_pods(job_spec: dict[str, Any], where: str) -> tuple[int | None, str]:
 # --- core kinds ---------------------------------------------------------------------------
 
 
+ONE_POD = Replicas(1)
+
+
 def _pod(obj: dict[str, Any]) -> list[Site]:
     spec, metadata = obj.get("spec"), obj.get("metadata")
     if spec is not None and not isinstance(spec, dict):
@@ -270,7 +273,7 @@ def _pod(obj: dict[str, Any]) -> list[Site]:
             "metadata",
             spec if spec is not None else {},
             metadata if isinstance(metadata, dict) else {},
-            Replicas(1),
+            ONE_POD,
         )
     ]
 

@@ -196,6 +196,8 @@ def kueue(w: Workload, first: bool) -> OperatorReport:
         return report
     meta = w.obj.get("metadata") if isinstance(w.obj.get("metadata"), dict) else {}
     labels = meta.get("labels") if isinstance(meta.get("labels"), dict) else {}
+    if "kueue.x-k8s.io/queue-name" not in labels and "kueue.x-k8s.io/pod-group-name" not in labels:
+        return report
     annotations = meta.get("annotations") if isinstance(meta.get("annotations"), dict) else {}
     queue = labels.get("kueue.x-k8s.io/queue-name")
     if isinstance(queue, str):
