@@ -65,6 +65,7 @@ from designer.k8s.core.resources import (
     HUGEPAGES_PREFIX,
     Kind,
     ResourceMap,
+    Unreadable,
     add,
     add_into,
     aggregate_container_resources,
@@ -90,6 +91,7 @@ from designer.k8s.core.resources import (
     pod_requests,
     resource_sort_key,
     supported_pod_level_resources,
+    unreadable_quantities,
     whole,
 )
 
@@ -119,6 +121,7 @@ __all__ = [
     "ResourceRequirements",
     "ResourceValue",
     "Unquoted",
+    "Unreadable",
     "add",
     "add_into",
     "aggregate_container_resources",
@@ -168,5 +171,6 @@ __all__ = [
     "required",
     "resource_sort_key",
     "supported_pod_level_resources",
+    "unreadable_quantities",
     "whole",
 ]
