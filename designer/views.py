@@ -144,6 +144,9 @@ def design_results(design: Design | None, pod_form: PodForm, formset: Any) -> Re
             )
     for key, problem in rendered.plan.problems.items():
         add(_slot(None, field_for_choice(key)), FieldMessage("error", translate(problem)))
+    # issue 16 hook: proposals beside the GPU/node fields (e.g. a smaller MIG profile).
+    for key, hint in rendered.plan.hints.items():
+        add(_slot(None, field_for_choice(key)), FieldMessage("hint", translate(hint)))
     for i, container in enumerate(design.containers):
         gpu_problem = gpu_count_problem(container.gpus) if container.gpus.strip() else None
         if gpu_problem:
@@ -263,6 +266,8 @@ def _plan_context(plan: Plan | None) -> dict[str, Any]:
             }
             for c in view.containers
         ],
+        # issue 16 hook: the node view's notes (what cannot be computed, absurd values).
+        "node_notes": _messages(view.note_messages),
         "sharing": plan.sharing,
         "gpu_resource_name": plan.gpu_resource or "",
         "headroom_lines": _messages(plan.headroom.lines) if plan.headroom else [],

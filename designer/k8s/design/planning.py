@@ -96,7 +96,7 @@ class NodeChoice(BaseModel):
     mig_layout: str = ""  # e.g. "1g.10gb=2, 2g.20gb=1, 3g.40gb=1" or "4: 3g.40gb=2; 4: 1g.10gb=7"
     gpu_replicas: str = ""  # time-slicing / MPS replicas per GPU
     cpu_cfs_quota: bool = True
-    cpu_cfs_quota_period: str = "100ms"
+    cpu_cfs_quota_period: str = ""  # "" = the kubelet default, 100ms
 
 
 class HeadroomChoice(BaseModel):
@@ -387,7 +387,9 @@ def _memory_capacity(node: NodeInfo | None) -> Quantity | None:
 def node_kubelet(choice: NodeChoice) -> tuple[KubeletConfig, tuple[str, Message] | None]:
     """The node's kubelet configuration, or the default one and the problem with the input."""
     try:
-        return kubelet_config(choice.cpu_cfs_quota, choice.cpu_cfs_quota_period.strip()), None
+        return kubelet_config(
+            choice.cpu_cfs_quota, choice.cpu_cfs_quota_period.strip() or "100ms"
+        ), None
     except ValueError as exc:
         return KubeletConfig(), ("node.cpu_cfs_quota_period", _error_message(exc))
 

@@ -287,7 +287,6 @@ class AdvertisedGpus:
     notes: tuple[Message, ...] = field(default_factory=tuple)
 
 
-N_WHOLE = gettext_noop("The node's %(gpus)s GPUs are advertised whole, as %(count)s %(resource)s.")
 N_MIG_SINGLE = gettext_noop(
     "MIG, single strategy: each of the %(gpus)s %(model)s GPUs is split into %(per_gpu)s x "
     "%(profile)s, and the device plugin advertises every slice as %(resource)s: %(count)s in "

@@ -66,9 +66,7 @@ def test_a_custom_node_takes_its_mig_model_from_the_gpu_choice() -> None:
         )
 
 
-def test_a_pod_asking_for_another_profile_than_the_layout_has_is_pending_and_says_what_is_there() -> (
-    None
-):
+def test_a_profile_the_layout_lacks_keeps_the_pod_pending_naming_what_is_there() -> None:
     node = node_from_catalog("p5.48xlarge", gpu_sharing=gpu_sharing("mig-mixed", profile="1g.10gb"))
     result = fit(pod({"cpu": "1", "memory": "1Gi", "nvidia.com/mig-3g.40gb": "1"}), node)
     assert result.pods_per_node == 0
