@@ -24,12 +24,6 @@ from designer.k8s.manifest import (
 )
 from designer.k8s.scheduler import effective_limits, effective_requests
 
-TEMPLATE_KINDS_WORKLOAD = {
-    "Deployment": "inference",
-    "StatefulSet": "inference",
-    "Job": "batch",
-    "CronJob": "batch",
-}
 # Set by the API server when it stores an object; meaningless in a manifest you apply.
 SERVER_METADATA = (
     "managedFields",
@@ -226,9 +220,41 @@ def _undecodable_report(workload: Workload, errors: list[FieldError]) -> PodRepo
     return PodReport(None, qos, requests, limits, errors, [])
 
 
+@dataclass(frozen=True)
+class InputError:
+    """What could not be read: a whole file (``document`` None) or one document of it."""
+
+    file: str
+    document: int | None
+    message: str
+    hostile: bool = False  # refused to protect the reader (see manifest.Document.hostile)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "document": self.document, "message": self.message}
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """Every object found in some files and what could not be read."""
+
+    objects: list[CheckedObject]
+    errors: list[InputError]
+
+    @property
+    def hostile(self) -> list[InputError]:
+        return [e for e in self.errors if e.hostile]
+
+    def as_dict(self) -> dict[str, Any]:
+        """The ``podspec check --format json`` document."""
+        return {
+            "objects": [o.as_dict() for o in self.objects],
+            "errors": [e.as_dict() for e in self.errors],
+        }
+
+
 def check_text(
     file: str, text: str | bytes, *, max_bytes: int = MAX_INPUT_BYTES
-) -> tuple[list[CheckedObject], list[dict[str, Any]]]:
+) -> tuple[list[CheckedObject], list[InputError]]:
     """Objects found in one file and what could not be read, with file and document."""
     # A parsed manifest is a large tree of acyclic, long-lived objects: the cyclic garbage
     # collector would walk it again and again while parsing and reporting allocate (a third
@@ -244,26 +270,33 @@ def check_text(
 
 def _check_text(
     file: str, text: str | bytes, max_bytes: int
-) -> tuple[list[CheckedObject], list[dict[str, Any]]]:
+) -> tuple[list[CheckedObject], list[InputError]]:
     try:
         documents = read_documents(text, max_bytes=max_bytes)
     except ManifestError as exc:
-        return [], [{"file": file, "document": None, "message": str(exc)}]
+        return [], [InputError(file, None, str(exc))]
     workloads, read_errors = find_workloads(documents)
     memo: dict[bytes, PodReport] = {}
     objects = [check_workload(file, w, memo) for w in workloads]
-    errors = [{"file": file, "document": e.document, "message": e.message} for e in read_errors]
+    errors = [InputError(file, e.document, e.message, e.hostile) for e in read_errors]
     return objects, errors
+
+
+def check_files(
+    inputs: list[tuple[str, str | bytes]], *, max_bytes: int = MAX_INPUT_BYTES
+) -> CheckResult:
+    """Every object of several files, and what could not be read."""
+    objects: list[CheckedObject] = []
+    errors: list[InputError] = []
+    for file, text in inputs:
+        found, failed = check_text(file, text, max_bytes=max_bytes)
+        objects += found
+        errors += failed
+    return CheckResult(objects, errors)
 
 
 def check_texts(
     inputs: list[tuple[str, str | bytes]], *, max_bytes: int = MAX_INPUT_BYTES
 ) -> dict[str, Any]:
     """The ``--format json`` document for several files."""
-    objects: list[CheckedObject] = []
-    errors: list[dict[str, Any]] = []
-    for file, text in inputs:
-        found, failed = check_text(file, text, max_bytes=max_bytes)
-        objects += found
-        errors += failed
-    return {"objects": [o.as_dict() for o in objects], "errors": errors}
+    return check_files(inputs, max_bytes=max_bytes).as_dict()

@@ -411,12 +411,11 @@ class ContainerCgroup:
     field: str  # e.g. "spec.initContainers[0]"
     role: Literal["init", "sidecar", "app"]
     cgroup: CgroupValues
-    cpu_weight_note: str
-    oom_score_adj: int | None  # None: cannot be computed (see oom_score_adj_message)
-    oom_score_adj_reason: str
+    cpu_weight_note: Message
+    oom_score_adj: int | None  # None: cannot be computed (oom_reason says why)
+    oom_reason: Message
     cpu_limit_source: Literal["container", "pod", "none"]
     memory_limit_source: Literal["container", "pod", "none"]
-    oom_score_adj_message: Message | None = None  # oom_score_adj_reason, translatable
 
 
 def pod_cgroup(

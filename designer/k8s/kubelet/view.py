@@ -49,19 +49,15 @@ _MAX_INT64 = (1 << 63) - 1
 class NodeView:
     qos_class: str | None  # None: a value that decides it is unreadable
     pod: CgroupValues
-    pod_cpu_weight_note: str
+    pod_cpu_weight_note: Message
     hugetlb: dict[str, int]  # e.g. {"2MB": 1073741824}: hugetlb.2MB.max; other sizes get 0
     containers: list[ContainerCgroup]
-    throttling_risk: bool | None  # None: cannot be computed
-    throttling_reason: str
-    eviction_order: str
+    throttling_risk: bool | None  # None: cannot be computed (throttling says why)
+    throttling: Message
+    eviction_order: Message
     memory_request: Quantity | None  # what eviction compares usage against
     node_memory_capacity: Quantity | None
-    notes: list[str] = field(default_factory=list)
-    # The texts above as Messages (gettext_noop templates) for the web layer to translate.
-    throttling_message: Message | None = None
-    eviction_order_message: Message | None = None
-    note_messages: list[Message] = field(default_factory=list)
+    notes: list[Message] = field(default_factory=list)
     # The kubelet's raw values (the /api/v1/fit "kubelet" answer); None when a value they
     # depend on is unreadable.
     kubelet: KubeletValues | None = None
@@ -277,18 +273,15 @@ def node_view(
     return NodeView(
         qos_class=qos.qos_class,
         pod=pod_values,
-        pod_cpu_weight_note=POD_CPU_WEIGHT_NOTE,
+        pod_cpu_weight_note=Message(POD_CPU_WEIGHT_NOTE, {}),
         hugetlb=hugetlb,
         containers=containers,
         throttling_risk=risk,
-        throttling_reason=reason.text,
-        eviction_order=eviction.text,
+        throttling=reason,
+        eviction_order=eviction,
         memory_request=memory_request if not memory_bad else None,
         node_memory_capacity=node_memory_capacity,
-        notes=[n.text for n in notes],
-        throttling_message=reason,
-        eviction_order_message=eviction,
-        note_messages=notes,
+        notes=notes,
         kubelet=None if bad else values,
         config=config,
         unreadable=tuple(bad),
@@ -324,12 +317,11 @@ def _container(
             cpu_known=cpu_known,
             memory_known=memory_known,
         ),
-        cpu_weight_note=CPU_WEIGHT_NOTE,
+        cpu_weight_note=Message(CPU_WEIGHT_NOTE, {}),
         oom_score_adj=adj,
-        oom_score_adj_reason=oom_reason.text,
+        oom_reason=oom_reason,
         cpu_limit_source=c.cpu_limit_source,
         memory_limit_source=c.memory_limit_source,
-        oom_score_adj_message=oom_reason,
     )
 
 

@@ -67,7 +67,7 @@ def test_cpu_limits_off_gives_minus_one_on_the_pod_and_zero_on_containers() -> N
     assert (values.pod.cpu_quota, values.pod.cpu_period) == (-1, 100000)
     assert (values.containers[0].cpu_quota, values.containers[0].cpu_period) == (0, 0)
     view = node_view(p, Quantity.parse("8Gi"), kubelet=KubeletConfig(cpu_cfs_quota=False))
-    assert view.throttling_risk is False and "cpuCFSQuota: false" in view.throttling_reason
+    assert view.throttling_risk is False and "cpuCFSQuota: false" in view.throttling.text
     assert view.pod.cpu_max == "max 100000"
 
 
@@ -75,9 +75,9 @@ def test_the_throttling_text_follows_a_custom_period() -> None:
     config = KubeletConfig(cpu_cfs_quota_period_us=5000)
     view = node_view(pod([c("app", None, {"cpu": "2", "memory": "1Gi"})]), kubelet=config)
     assert view.containers[0].cgroup.cpu_max == "10000 5000"
-    assert "until the next 5ms period" in view.throttling_reason
+    assert "until the next 5ms period" in view.throttling.text
     # milli * 5000 / 1000 >= 1000 from 200m on.
-    assert "Limits below 200m are raised" in view.throttling_reason
+    assert "Limits below 200m are raised" in view.throttling.text
 
 
 def test_a_burstable_pod_with_memory_limits_equal_to_requests_cannot_exceed_them() -> None:
@@ -85,7 +85,7 @@ def test_a_burstable_pod_with_memory_limits_equal_to_requests_cannot_exceed_them
     p = pod([c("app", {"cpu": "1", "memory": "1Gi"}, {"cpu": "2", "memory": "1Gi"})])
     view = node_view(p)
     assert view.qos_class == "Burstable"
-    assert "its limit equals its request, so its use cannot exceed it" in view.eviction_order
+    assert "its limit equals its request, so its use cannot exceed it" in view.eviction_order.text
 
 
 POD_CASES = [
@@ -146,7 +146,7 @@ def test_unreadable_values_are_named_and_never_computed_with(requests: dict, lim
         assert view.throttling_risk is None and view.containers[0].cgroup.cpu_shares is None
     if "memory" in bad:
         assert view.containers[0].cgroup.memory_max is None
-        assert view.eviction_order.startswith("The eviction order cannot be worked out")
+        assert view.eviction_order.text.startswith("The eviction order cannot be worked out")
         assert view.containers[0].oom_score_adj is None
     if bad:
         assert view.cannot_compute is not None
