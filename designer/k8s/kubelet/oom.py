@@ -163,6 +163,12 @@ def oom_score_adj(
 OOM_NODE_CRITICAL = gettext_noop("system-node-critical pods get -997, like Guaranteed ones.")
 
 
+OOM_NODE_CRITICAL_ADMITTED = gettext_noop(
+    "system-node-critical pods get -997, like Guaranteed ones: the manifest sets no priority, and "
+    "the Priority admission plugin gives the pod its class's 2000001000, which makes it critical."
+)
+
+
 OOM_GUARANTEED = gettext_noop("Guaranteed pods get -997: the kernel kills them last.")
 
 
@@ -198,7 +204,10 @@ OOM_NEEDS_CAPACITY = gettext_noop("%(formula)s Give the node's memory capacity t
 
 def _oom_reason(pod: Pod, c: Container, qos_class: str, adj: int | None) -> Message:
     if _is_node_critical(pod):
-        return Message(OOM_NODE_CRITICAL, {})
+        # types.IsNodeCriticalPod needs spec.priority >= 2e9; a manifest without one gets it
+        # from the PriorityClass at admission, which is what is assumed here.
+        has_priority = isinstance((pod.spec.model_extra or {}).get("priority"), int)
+        return Message(OOM_NODE_CRITICAL if has_priority else OOM_NODE_CRITICAL_ADMITTED, {})
     if qos_class == GUARANTEED:
         return Message(OOM_GUARANTEED, {})
     if qos_class == BEST_EFFORT:

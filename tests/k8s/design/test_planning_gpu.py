@@ -140,3 +140,15 @@ def test_the_node_kubelet_config_reaches_the_node_view() -> None:
 def test_old_share_links_without_the_new_node_fields_still_load() -> None:
     node = NodeChoice.model_validate({"source": "catalog"})
     assert (node.cpu_cfs_quota, node.cpu_cfs_quota_period, node.mig_layout) == (True, "", "")
+
+
+def test_the_memory_need_keeps_choosing_while_no_profile_is_picked() -> None:
+    from designer.k8s.design import design_action
+
+    design = trainer(gpu={"mode": "mig-mixed", "model": "h100-80gb", "memory_gb": "10"})
+    applied = design_action(design, "gpu")
+    assert applied.gpu.profile == ""  # not turned into a hand-picked profile
+    assert applied.containers[0].gpu_resource == "nvidia.com/mig-1g.10gb"
+    applied.gpu.memory_gb = "20"
+    again = design_action(applied, "gpu")
+    assert again.containers[0].gpu_resource == "nvidia.com/mig-1g.20gb"

@@ -150,3 +150,17 @@ def test_unreadable_values_are_named_and_never_computed_with(requests: dict, lim
         assert view.containers[0].oom_score_adj is None
     if bad:
         assert view.cannot_compute is not None
+
+
+def test_a_node_critical_class_without_priority_says_admission_is_assumed() -> None:
+    p = pod([c("agent", {"memory": "64Mi"})], priorityClassName="system-node-critical")
+    (agent,) = node_view(p, Quantity.parse("8Gi")).containers
+    assert agent.oom_score_adj == -997
+    assert "Priority admission plugin" in agent.oom_reason.text
+    with_priority = pod(
+        [c("agent", {"memory": "64Mi"})],
+        priorityClassName="system-node-critical",
+        priority=2000001000,
+    )
+    (agent,) = node_view(with_priority, Quantity.parse("8Gi")).containers
+    assert agent.oom_reason.text == "system-node-critical pods get -997, like Guaranteed ones."
