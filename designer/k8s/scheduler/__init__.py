@@ -14,6 +14,13 @@ from designer.k8s.scheduler.catalog import (
     catalog_shape,
     catalog_shapes,
 )
+from designer.k8s.scheduler.dra_fit import (
+    ClaimsFit,
+    claims_fit,
+    node_candidates,
+    slice_nodes,
+    with_claims,
+)
 from designer.k8s.scheduler.node_fit import (
     DEFAULT_PLUGIN,
     FitResult,
@@ -34,20 +41,25 @@ from designer.k8s.scheduler.requests import (
 )
 
 __all__ = [
+    "ClaimsFit",
     "DEFAULT_PLUGIN",
     "FitResult",
     "NodeInfo",
     "PROVIDERS",
     "catalog_shape",
+    "claims_fit",
     "catalog_shapes",
     "effective_limits",
     "effective_requests",
     "estimate_allocatable",
     "fit",
+    "node_candidates",
     "node_from_capacity",
     "node_from_catalog",
     "node_from_manifest",
     "request_phases",
     "scoring_requests",
+    "slice_nodes",
     "tolerates",
+    "with_claims",
 ]

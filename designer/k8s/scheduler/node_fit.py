@@ -212,6 +212,8 @@ class FitResult:
     stranded: dict[str, str]
     pending_reasons: tuple[PendingReason, ...]
     notes: tuple[Message, ...]
+    # The DRA part (dra_fit.ClaimsFit) when the pod has resource claims.
+    claims: Any = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -227,6 +229,7 @@ class FitResult:
             "pendingReasonDetails": [r.as_dict() for r in self.pending_reasons],
             "notes": [n.text for n in self.notes],
             "noteDetails": [n.as_dict() for n in self.notes],
+            "claims": self.claims.as_dict() if self.claims is not None else None,
         }
 
 
