@@ -16,7 +16,8 @@ is refused with a cel-go-shaped message, as the API server refuses it):
   domain the expression names as a literal is present, empty when the device has none;
 * the Kubernetes CEL libraries DRA selectors use: ``quantity()``, ``isQuantity()`` and
   Quantity's ``compareTo / isGreaterThan / isLessThan / add / sub / sign / isInteger /
-  asInteger / asApproximateFloat``; ``semver()``, ``isSemver()`` and Semver's ``compareTo /
+  asInteger / asApproximateFloat``; the regex ``find`` / ``findAll`` (Python's re, which agrees
+  with RE2 on the usual patterns); ``semver()``, ``isSemver()`` and Semver's ``compareTo /
   isGreaterThan / isLessThan / major / minor / patch``; cel-go's string extensions and
   ``cel.bind``;
 * compile errors read ``compilation failed: ERROR: <input>:L:C: ...`` with the caret lines, and
@@ -30,7 +31,7 @@ Kubernetes' type names for them.
 
 Not emulated (a selector that needs them is still compiled and evaluated, these differ):
 cel-go's cost estimate (``too complex, exceeds cost limit``: there is no cost estimator in
-cel-cpp), the regex ``find``/``findAll``, ip/cidr/url/format libraries, list-valued attributes and
+cel-cpp), the ip/cidr/url/format libraries, list-valued attributes and
 ``includes()`` (DRAListTypeAttributes, 1.36+). A domain computed at run time (not a
 literal) that the device lacks is a "no such key" error here where Kubernetes gives an empty
 map.
@@ -161,6 +162,17 @@ def _ok(fn: Any, *args: Any) -> bool:
     return True
 
 
+def _find(text: str, pattern: str) -> str:
+    """The Kubernetes regex library's ``<string>.find(<regex>)``: the first match, or ""."""
+    found = re.search(pattern, text)
+    return found.group(0) if found else ""
+
+
+def _find_all(text: str, pattern: str, limit: int = -1) -> list[str]:
+    matches = [m.group(0) for m in re.finditer(pattern, text)]
+    return matches if limit < 0 else matches[:limit]
+
+
 def _decl(name: str, overloads: list[tuple[str, Any, list[Any], bool, Any]]) -> Any:
     return cel.FunctionDecl(
         name,
@@ -271,6 +283,20 @@ def _functions() -> list[Any]:
                     [_ANY_MAP, T.INT],
                     True,
                     lambda a, b: _qmap(_qv(a) - b),
+                ),
+            ],
+        ),
+        _decl("find", [("string_find", T.STRING, [T.STRING, T.STRING], True, _find)]),
+        _decl(
+            "findAll",
+            [
+                ("string_findAll", T.List(T.STRING), [T.STRING, T.STRING], True, _find_all),
+                (
+                    "string_findAll_int",
+                    T.List(T.STRING),
+                    [T.STRING, T.STRING, T.INT],
+                    True,
+                    _find_all,
                 ),
             ],
         ),
