@@ -68,8 +68,10 @@ def test_valid_pod_exits_0_and_prints_the_documented_json_shape(tmp_path: Path) 
         "errors": [],
         "warnings": [],
         "qosReasons": obj["qosReasons"],
+        "claims": [],
     }
     assert obj["qosReasons"]
+    assert report["draObjects"] == []
 
 
 def test_pod_with_errors_exits_1_with_api_server_field_paths() -> None:

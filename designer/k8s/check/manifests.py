@@ -12,8 +12,10 @@ from typing import Any
 import orjson
 
 from designer.k8s.apiserver import pod_from_parts, pod_with_defaults
+from designer.k8s.check.claims import ClaimLinks, link_claims, read_dra_objects
 from designer.k8s.core import FieldError, name_is_dns_subdomain
 from designer.k8s.design import PodReport, failed_report, pod_report
+from designer.k8s.dra import DraObjects
 from designer.k8s.kubelet import pod_qos
 from designer.k8s.manifest import (
     MAX_INPUT_BYTES,
@@ -83,10 +85,12 @@ class CheckedObject:
     file: str
     workload: Workload
     report: PodReport
+    # Dynamic Resource Allocation: the pod's claims linked to the input (check.claims).
+    links: ClaimLinks | None = None
 
     def as_dict(self) -> dict[str, Any]:
         w = self.workload
-        return {
+        out = {
             "file": self.file,
             "document": w.document,
             "path": w.path,
@@ -95,6 +99,8 @@ class CheckedObject:
             "namespace": w.namespace,
             **self.report.as_dict(),
         }
+        out.update((self.links or ClaimLinks()).fields(out["warnings"]))
+        return out
 
 
 def metadata_path(workload: Workload) -> str:
@@ -230,6 +236,13 @@ def check_text(
     file: str, text: str | bytes, *, max_bytes: int = MAX_INPUT_BYTES
 ) -> tuple[list[CheckedObject], list[dict[str, Any]]]:
     """Objects found in one file and what could not be read, with file and document."""
+    objects, errors, dra = _check_file(file, text, max_bytes)
+    return link_claims(objects, dra)[0], errors
+
+
+def _check_file(
+    file: str, text: str | bytes, max_bytes: int
+) -> tuple[list[CheckedObject], list[dict[str, Any]], DraObjects]:
     # A parsed manifest is a large tree of acyclic, long-lived objects: the cyclic garbage
     # collector would walk it again and again while parsing and reporting allocate (a third
     # of the time on a 10,000-pod List) and find nothing to free, so it pauses meanwhile.
@@ -244,16 +257,16 @@ def check_text(
 
 def _check_text(
     file: str, text: str | bytes, max_bytes: int
-) -> tuple[list[CheckedObject], list[dict[str, Any]]]:
+) -> tuple[list[CheckedObject], list[dict[str, Any]], DraObjects]:
     try:
         documents = read_documents(text, max_bytes=max_bytes)
     except ManifestError as exc:
-        return [], [{"file": file, "document": None, "message": str(exc)}]
+        return [], [{"file": file, "document": None, "message": str(exc)}], DraObjects()
     workloads, read_errors = find_workloads(documents)
     memo: dict[bytes, PodReport] = {}
     objects = [check_workload(file, w, memo) for w in workloads]
     errors = [{"file": file, "document": e.document, "message": e.message} for e in read_errors]
-    return objects, errors
+    return objects, errors, read_dra_objects(file, documents)
 
 
 def check_texts(
@@ -262,8 +275,12 @@ def check_texts(
     """The ``--format json`` document for several files."""
     objects: list[CheckedObject] = []
     errors: list[dict[str, Any]] = []
+    dra = DraObjects()
     for file, text in inputs:
-        found, failed = check_text(file, text, max_bytes=max_bytes)
+        found, failed, dra_found = _check_file(file, text, max_bytes)
         objects += found
         errors += failed
-    return {"objects": [o.as_dict() for o in objects], "errors": errors}
+        dra.extend(dra_found)
+    # Claims link across files: a template in one file serves a pod in another.
+    objects, dra_objects = link_claims(objects, dra)
+    return {"objects": [o.as_dict() for o in objects], "errors": errors, "draObjects": dra_objects}

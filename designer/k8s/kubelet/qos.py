@@ -241,6 +241,10 @@ R_REQUEST_DIFFERS = gettext_noop(
     "%(who)s: %(resource)s request %(request)s differs from limit %(limit)s."
 )
 R_SUMS_DIFFER = gettext_noop("The summed cpu and memory requests differ from the summed limits.")
+R_CLAIMS_IGNORED = gettext_noop(
+    "The pod's resource claims (%(claims)s) get devices through Dynamic Resource Allocation; "
+    "devices are not cpu or memory, so the claims do not change the QoS class."
+)
 _WHO_NAMED_RE = re.compile(r'container "(.*)" \(([^()]*)\)', re.S)
 
 
@@ -319,7 +323,27 @@ def pod_qos(
         reasons.extend(_guaranteed_reasons(defaulted, pod_level, spec_path))
     else:
         reasons.extend(_burstable_reasons(defaulted, pod_level, spec_path))
+    reasons.extend(_claims_reasons(defaulted, spec_path))
     return QosResult(qos_class, reasons, EVICTION_RANK[qos_class], EVICTION_PRIORITY[qos_class])
+
+
+def _claims_reasons(pod: Pod, spec_path: str) -> list[QosReason]:
+    """ComputePodQOS reads requests and limits only: DRA claims never count."""
+    names = [c.name for c in pod.spec.resource_claims or [] if c.name]
+    if not names:
+        return []
+    claims = ", ".join(names)
+    return [
+        QosReason(
+            "claims_ignored",
+            f"The pod's resource claims ({claims}) get devices through Dynamic Resource "
+            "Allocation; devices are not cpu or memory, so the claims do not change the QoS "
+            "class.",
+            field=f"{spec_path}.resourceClaims",
+            params={"claims": claims},
+            template=R_CLAIMS_IGNORED,
+        )
+    ]
 
 
 def _unreadable_reasons(
