@@ -6,7 +6,7 @@ The CLI and ``POST /api/v1/analyze`` both print ``check_texts``'s result, so the
 from __future__ import annotations
 
 import gc
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -26,12 +26,6 @@ from designer.k8s.manifest import (
 )
 from designer.k8s.scheduler import effective_limits, effective_requests
 
-TEMPLATE_KINDS_WORKLOAD = {
-    "Deployment": "inference",
-    "StatefulSet": "inference",
-    "Job": "batch",
-    "CronJob": "batch",
-}
 # Set by the API server when it stores an object; meaningless in a manifest you apply.
 SERVER_METADATA = (
     "managedFields",
@@ -232,9 +226,44 @@ def _undecodable_report(workload: Workload, errors: list[FieldError]) -> PodRepo
     return PodReport(None, qos, requests, limits, errors, [])
 
 
+@dataclass(frozen=True)
+class InputError:
+    """What could not be read: a whole file (``document`` None) or one document of it."""
+
+    file: str
+    document: int | None
+    message: str
+    hostile: bool = False  # refused to protect the reader (see manifest.Document.hostile)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "document": self.document, "message": self.message}
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """Every object found in some files and what could not be read."""
+
+    objects: list[CheckedObject]
+    errors: list[InputError]
+    # The resource.k8s.io objects of the input, checked and linked (check.claims).
+    dra_objects: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def hostile(self) -> list[InputError]:
+        return [e for e in self.errors if e.hostile]
+
+    def as_dict(self) -> dict[str, Any]:
+        """The ``podspec check --format json`` document."""
+        return {
+            "objects": [o.as_dict() for o in self.objects],
+            "errors": [e.as_dict() for e in self.errors],
+            "draObjects": self.dra_objects,
+        }
+
+
 def check_text(
     file: str, text: str | bytes, *, max_bytes: int = MAX_INPUT_BYTES
-) -> tuple[list[CheckedObject], list[dict[str, Any]]]:
+) -> tuple[list[CheckedObject], list[InputError]]:
     """Objects found in one file and what could not be read, with file and document."""
     objects, errors, dra = _check_file(file, text, max_bytes)
     return link_claims(objects, dra)[0], errors
@@ -242,7 +271,7 @@ def check_text(
 
 def _check_file(
     file: str, text: str | bytes, max_bytes: int
-) -> tuple[list[CheckedObject], list[dict[str, Any]], DraObjects]:
+) -> tuple[list[CheckedObject], list[InputError], DraObjects]:
     # A parsed manifest is a large tree of acyclic, long-lived objects: the cyclic garbage
     # collector would walk it again and again while parsing and reporting allocate (a third
     # of the time on a 10,000-pod List) and find nothing to free, so it pauses meanwhile.
@@ -257,24 +286,24 @@ def _check_file(
 
 def _check_text(
     file: str, text: str | bytes, max_bytes: int
-) -> tuple[list[CheckedObject], list[dict[str, Any]], DraObjects]:
+) -> tuple[list[CheckedObject], list[InputError], DraObjects]:
     try:
         documents = read_documents(text, max_bytes=max_bytes)
     except ManifestError as exc:
-        return [], [{"file": file, "document": None, "message": str(exc)}], DraObjects()
+        return [], [InputError(file, None, str(exc))], DraObjects()
     workloads, read_errors = find_workloads(documents)
     memo: dict[bytes, PodReport] = {}
     objects = [check_workload(file, w, memo) for w in workloads]
-    errors = [{"file": file, "document": e.document, "message": e.message} for e in read_errors]
+    errors = [InputError(file, e.document, e.message, e.hostile) for e in read_errors]
     return objects, errors, read_dra_objects(file, documents)
 
 
-def check_texts(
+def check_files(
     inputs: list[tuple[str, str | bytes]], *, max_bytes: int = MAX_INPUT_BYTES
-) -> dict[str, Any]:
-    """The ``--format json`` document for several files."""
+) -> CheckResult:
+    """Every object of several files, and what could not be read."""
     objects: list[CheckedObject] = []
-    errors: list[dict[str, Any]] = []
+    errors: list[InputError] = []
     dra = DraObjects()
     for file, text in inputs:
         found, failed, dra_found = _check_file(file, text, max_bytes)
@@ -283,4 +312,11 @@ def check_texts(
         dra.extend(dra_found)
     # Claims link across files: a template in one file serves a pod in another.
     objects, dra_objects = link_claims(objects, dra)
-    return {"objects": [o.as_dict() for o in objects], "errors": errors, "draObjects": dra_objects}
+    return CheckResult(objects, errors, dra_objects)
+
+
+def check_texts(
+    inputs: list[tuple[str, str | bytes]], *, max_bytes: int = MAX_INPUT_BYTES
+) -> dict[str, Any]:
+    """The ``--format json`` document for several files."""
+    return check_files(inputs, max_bytes=max_bytes).as_dict()

@@ -18,7 +18,6 @@ from designer.k8s.design.convert import (
     design_to_pod,
 )
 from designer.k8s.design.explain import (
-    KIND_REASONS,
     MSG_HPA_NO_CPU,
     MSG_INDEXED_TOTAL_GPU,
     MSG_ONFAILURE,
@@ -27,11 +26,9 @@ from designer.k8s.design.explain import (
     MSG_ROLLOUT_GPU,
     duration_text,
     explain_export,
-    render_line,
 )
 from designer.k8s.design.export import (
     COMPLETION_INDEX_FIELD,
-    DEFAULT_KINDS,
     EXPORT_KINDS,
     GPU_METRIC_ANNOTATION,
     GPU_METRIC_NAME,
@@ -57,6 +54,7 @@ from designer.k8s.design.hints import (
 )
 from designer.k8s.design.model import (
     GPU_RESOURCE_CHOICES,
+    MAX_CONTAINERS,
     ContainerDesign,
     Design,
     ExtraResource,
@@ -67,7 +65,6 @@ from designer.k8s.design.planning import (
     GpuChoice,
     HeadroomChoice,
     NodeChoice,
-    Plan,
     headroom_proposal,
 )
 from designer.k8s.design.render import (
@@ -81,13 +78,15 @@ from designer.k8s.design.report import (
 )
 from designer.k8s.design.workload_types import (
     SIZE_KEYS,
-    WORKLOADS,
+    WORKLOAD_TYPES,
+    UnknownWorkloadType,
+    workload_of_kind,
+    workload_type,
 )
 
 __all__ = [
     "COMPLETION_INDEX_FIELD",
     "ContainerDesign",
-    "DEFAULT_KINDS",
     "Design",
     "DesignError",
     "EXPORT_KINDS",
@@ -103,7 +102,7 @@ __all__ = [
     "HeadroomChoice",
     "HeadroomError",
     "JOB_NAME_LABEL",
-    "KIND_REASONS",
+    "MAX_CONTAINERS",
     "MSG_HPA_NO_CPU",
     "MSG_INDEXED_TOTAL_GPU",
     "MSG_ONFAILURE",
@@ -111,12 +110,12 @@ __all__ = [
     "MSG_ROLLOUT_DEFAULT",
     "MSG_ROLLOUT_GPU",
     "NodeChoice",
-    "Plan",
     "PodFacts",
     "PodReport",
     "Rendered",
     "SIZE_KEYS",
-    "WORKLOADS",
+    "UnknownWorkloadType",
+    "WORKLOAD_TYPES",
     "apply_size",
     "design_action",
     "design_from_pod",
@@ -136,8 +135,9 @@ __all__ = [
     "quantity_hint",
     "removable",
     "render_design",
-    "render_line",
     "rollout_values",
     "settings_field",
     "warn_objects",
+    "workload_of_kind",
+    "workload_type",
 ]
