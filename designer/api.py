@@ -37,7 +37,8 @@ from designer.k8s.manifest import (
 from designer.k8s.scheduler import (
     PROVIDERS,
     NodeInfo,
-    fit,
+    dra_inputs,
+    fit_with_claims,
     node_from_capacity,
     node_from_catalog,
     node_from_manifest,
@@ -88,6 +89,23 @@ that the form does not edit travel in `base` and the containers' `base`, and are
 location), including more than {MAX_RENDER_CONTAINERS} containers or a `base` the Pod
 model cannot hold. **400** when the body is not JSON. **413** over {MAX_RENDER_BYTES:,}
 bytes.
+"""
+
+FIT_DESCRIPTION = """\
+Fit a pod on a node as the scheduler's filters do (NodeUnschedulable, TaintToleration,
+NodeAffinity, NodeResourcesFit): how many copies fit, the bottleneck, what is left idle and
+why the pod would stay Pending.
+
+With `resourceSlices` (`kubectl get resourceslices -o yaml`) the pod's Dynamic Resource
+Allocation claims are allocated too, as the DynamicResources plugin does (Kubernetes 1.34+,
+resource.k8s.io/v1): each request's DeviceClass and CEL selectors are evaluated against the
+node's devices (DeviceClasses come from the body, else NVIDIA's known classes), counts,
+`allocationMode: All`, `firstAvailable` alternatives and constraints are honoured, and pods
+are placed one after the other (a template gives each pod its own claim, a named
+ResourceClaim is shared by all). The answer's `claims` says which devices match; devices
+never appear in `allocatable` or the pod's requests.
+
+**400** when the pod, the node or the slices cannot be read (the message names the part).
 """
 
 EXAMPLE_MANIFEST = """\
@@ -194,14 +212,33 @@ class FitIn(Schema):
         '"provider": "gke|eks|aks"}'
     )
     daemonsetOverhead: dict[str, str] | None = None  # noqa: N815
+    resourceSlices: dict[str, Any] | list[Any] | str | None = Field(  # noqa: N815
+        default=None,
+        description="Dynamic Resource Allocation: the node's ResourceSlices as `kubectl get "
+        "resourceslices -o yaml` prints them (YAML/JSON text, a `List` object or a list of "
+        "objects), optionally with DeviceClasses, ResourceClaimTemplates and ResourceClaims. "
+        "Templates and claims may also come in the `pod` text. The pod's "
+        "`spec.resourceClaims` are then allocated from the devices available on the node "
+        "(its `metadata.name`; for a catalog or capacity node, the node the slices name), and "
+        "`podsPerNode` is the smaller of the resource count and the device count.",
+    )
 
 
 class FitOut(Schema):
     podsPerNode: int | None  # noqa: N815
-    bottleneck: str | None
+    bottleneck: str | None = Field(
+        description='the resource that runs out first; "resourceClaims" when the devices do'
+    )
     allocatable: dict[str, str]
     stranded: dict[str, str]
     pendingReasons: list[str]  # noqa: N815
+    notes: list[str] = Field(default_factory=list)
+    claims: dict[str, Any] | None = Field(
+        default=None,
+        description="with `resourceSlices` and a pod with resource claims: the node used, "
+        "its `devices`, `podsPerNode` by devices, per claim the devices each request matches "
+        "and the first pod's allocation, the `problem` that stops one more pod, and `notes`",
+    )
 
 
 api = NinjaAPI(
@@ -377,6 +414,7 @@ def _fit_node(value: dict[str, Any]) -> NodeInfo:
     "/fit",
     response={200: FitOut, 400: ErrorOut, 413: ErrorOut, 422: ValidationErrorOut},
     summary="How many of a pod fit on a node, the bottleneck, what is stranded, why Pending",
+    description=FIT_DESCRIPTION,
     operation_id="fit",
 )
 def fit_endpoint(request: HttpRequest, body: FitIn) -> Any:
@@ -387,16 +425,16 @@ def fit_endpoint(request: HttpRequest, body: FitIn) -> Any:
     try:
         pod = _fit_pod(body.pod)
         node = _fit_node(body.node)
-        result = fit(pod, node, body.daemonsetOverhead)
+        slices = body.resourceSlices
+        objects = dra_inputs(slices, body.pod) if slices is not None else None
+        result = fit_with_claims(pod, node, body.daemonsetOverhead, objects)
     except (ValueError, TypeError, KeyError, ManifestError) as exc:
         # KeyError's str() quotes its argument; the others are sentences already.
         text = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
         return Status(400, {"error": text or type(exc).__name__})
     answer = result.as_dict()
-    return {
-        k: answer[k]
-        for k in ("podsPerNode", "bottleneck", "allocatable", "stranded", "pendingReasons")
-    }
+    keys = ("podsPerNode", "bottleneck", "allocatable", "stranded", "pendingReasons", "notes")
+    return {**{k: answer[k] for k in keys}, "claims": answer["claims"]}
 
 
 @api.exception_handler(HttpError)

@@ -67,7 +67,9 @@ def objects(*extra: Any, slice_file: str = "resourceslice_h100x8.yaml") -> DraOb
 
 def node(name: str | None = H100_NODE) -> NodeInfo:
     shape = node_from_capacity({"cpu": "192", "memory": "2Ti", "pods": "110"}, "eks")
-    return NodeInfo(name, shape.capacity, shape.allocatable, origin="capacity")
+    return NodeInfo(
+        name, shape.capacity, shape.allocatable, origin="manifest" if name else "capacity"
+    )
 
 
 def pods_on_h100(requests: list[dict[str, Any]], **devices: Any) -> int | None:

@@ -28,7 +28,15 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from designer.k8s.core import Message, Pod, Quantity, QuantityError, gettext_noop
+from designer.k8s.core import (
+    Message,
+    MessageError,
+    Pod,
+    Quantity,
+    QuantityError,
+    ResourceValue,
+    gettext_noop,
+)
 from designer.k8s.dra import (
     CandidateDevice,
     ClaimToAllocate,
@@ -36,10 +44,13 @@ from designer.k8s.dra import (
     DraObjects,
     PodClaim,
     ResourceSlice,
+    collect,
     device_fit,
+    is_dra_object,
     pod_claims,
 )
-from designer.k8s.scheduler.node_fit import FitResult, PendingReason, _term_matches
+from designer.k8s.manifest import read_documents
+from designer.k8s.scheduler.node_fit import FitResult, PendingReason, _term_matches, fit
 from designer.k8s.scheduler.nodes import NodeInfo
 
 N_CLAIMS_NOT_COUNTED = gettext_noop(
@@ -237,7 +248,8 @@ def claims_fit(
         return None
     slices = objects.slices
     notes: list[Message] = []
-    name = node.name
+    # A catalog or capacity shape is named after its instance type, not a node.
+    name = node.name if node.origin == "manifest" else None
     if not name:
         nodes = slice_nodes(slices)
         if nodes:
@@ -298,3 +310,93 @@ def with_claims(result: FitResult, claims: ClaimsFit | None) -> FitResult:
         notes=tuple(notes),
         claims=claims,
     )
+
+
+E_NOT_DRA = gettext_noop(
+    "%(where)s: %(kind)s is not a resource.k8s.io object (paste kubectl get resourceslices "
+    "-o yaml, and DeviceClasses, ResourceClaims or ResourceClaimTemplates)"
+)
+E_UNDECODABLE = gettext_noop("%(where)s: %(kind)s %(name)s cannot be read: %(error)s")
+E_UNREADABLE = gettext_noop("%(where)s: %(error)s")
+
+
+def _values(value: Any, where: str) -> list[tuple[Any, Any]]:
+    """(location, object) pairs of pasted text, an object or a list of objects."""
+    if isinstance(value, str):
+        out = []
+        for document in read_documents(value):
+            if document.error is not None:
+                raise MessageError(
+                    E_UNREADABLE,
+                    {"where": f"{where} document {document.index}", "error": document.error},
+                )
+            if document.data is not None:
+                out.append((((where, document.index), ""), document.data))
+        return out
+    if isinstance(value, list):
+        return [(((where, i), ""), v) for i, v in enumerate(value)]
+    return [(((where, 0), ""), value)]
+
+
+def dra_inputs(slices: Any, pod_text: Any = None) -> DraObjects:
+    """The resource.k8s.io objects of the pasted ``resourceSlices`` (text, an object, a
+    ``List`` or a list) and of the pod's text (templates and classes pasted with the pod).
+    Raises MessageError naming what cannot be read: nothing is skipped silently."""
+    objects = DraObjects()
+    if isinstance(pod_text, str):
+        found = collect(_values(pod_text, "pod"))
+        objects.extend(found)
+    if slices is None:
+        return objects
+    pairs = _values(slices, "resourceSlices")
+    stack = list(pairs)
+    while stack:
+        location, obj = stack.pop(0)
+        kind = obj.get("kind") if isinstance(obj, dict) else None
+        items = obj.get("items") if isinstance(obj, dict) else None
+        if isinstance(kind, str) and kind.endswith("List") and isinstance(items, list):
+            nested = [((location[0], f"items[{i}]"), item) for i, item in enumerate(items)]
+            stack = nested + stack
+            continue
+        if not is_dra_object(obj):
+            raise MessageError(
+                E_NOT_DRA, {"where": _where(location), "kind": kind or repr(obj)[:40]}
+            )
+    found = collect(pairs)
+    for o in found.objects:
+        if o.model is None:
+            error = o.decode_error.errors()[0] if o.decode_error else {}
+            loc = ".".join(str(p) for p in error.get("loc", ()))
+            raise MessageError(
+                E_UNDECODABLE,
+                {
+                    "where": _where(o.location),
+                    "kind": o.kind,
+                    "name": o.name or "",
+                    "error": f"{loc}: {error.get('msg', '')}",
+                },
+            )
+    objects.extend(found)
+    return objects
+
+
+def _where(location: Any) -> str:
+    parts: list[str] = []
+    while isinstance(location, tuple):
+        location, last = location
+        parts.insert(0, f"[{last}]" if isinstance(last, int) else str(last))
+    return str(location) + "".join(p if p.startswith("[") else f" {p}" for p in parts if p)
+
+
+def fit_with_claims(
+    pod: Pod,
+    node: NodeInfo,
+    daemonset_overhead: Mapping[str, ResourceValue] | None = None,
+    objects: DraObjects | None = None,
+) -> FitResult:
+    """``fit`` with the pod's resource claims allocated from the ResourceSlices of
+    ``objects`` (see the module docstring)."""
+    result = fit(pod, node, daemonset_overhead)
+    if objects is None:
+        return result
+    return with_claims(result, claims_fit(pod, node, objects))
