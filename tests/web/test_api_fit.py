@@ -134,7 +134,9 @@ spec:
           deviceClassName: gpu.nvidia.com
           count: 2
           selectors:
-          - cel: {expression: "device.capacity['gpu.nvidia.com'].memory.compareTo(quantity('40Gi')) >= 0"}
+          - cel:
+              expression: >-
+                device.capacity['gpu.nvidia.com'].memory.compareTo(quantity('40Gi')) >= 0
 ---
 apiVersion: v1
 kind: Pod
