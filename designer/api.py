@@ -85,6 +85,14 @@ as the Pod manifest the designer exports, with the QoS class and its reasons and
 server's validation errors and warnings for that Pod. Fields of an imported manifest
 that the form does not edit travel in `base` and the containers' `base`, and are kept.
 
+GPUs the Kubernetes 1.34 way: `"gpu": {{"mode": "dra", "device_class": "gpu.nvidia.com"}}`
+(optional: `count` or `"allocation_mode": "All"`, `product`, `min_memory` such as `40Gi`,
+`mig_profile`, typed CEL `selectors`, `first_available` alternatives, `shared_by`
+containers, `"claim_source": "claim"` for one ResourceClaim every pod shares) replaces the
+GPU container's `nvidia.com/gpu` with a Dynamic Resource Allocation claim: the YAML gains a
+resource.k8s.io/v1 ResourceClaimTemplate before the pod, the answer's `claims` lists the
+pod's claims, and each app container's `gpus` is the count of the claim it uses.
+
 **422** when the body is not a valid design (`detail` lists every problem with its
 location), including more than {MAX_RENDER_CONTAINERS} containers or a `base` the Pod
 model cannot hold. **400** when the body is not JSON. **413** over {MAX_RENDER_BYTES:,}
@@ -156,6 +164,14 @@ class CheckedObjectOut(Schema):
     errors: list[FieldErrorOut]
     warnings: list[FieldWarningOut]
     qosReasons: list[str]  # noqa: N815
+    claims: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="one entry per spec.resourceClaims[i] (Dynamic Resource Allocation): name, "
+        "source (template|claim), object, found (in the input), deviceClass, count (devices "
+        "of the preferred alternative; null for allocationMode All or a missing object), "
+        "containers, requests, notes; source extendedResource for an extended resource a "
+        "DeviceClass of the input maps to DRA (extendedResourceName)",
+    )
 
 
 class ReadErrorOut(Schema):
@@ -164,9 +180,28 @@ class ReadErrorOut(Schema):
     message: str = Field(description="what is wrong, naming the line")
 
 
+class DraObjectOut(Schema):
+    file: str
+    document: int
+    path: str
+    kind: str = Field(
+        description="ResourceClaim, ResourceClaimTemplate, DeviceClass, ResourceSlice"
+    )
+    apiVersion: str  # noqa: N815
+    name: str | None
+    namespace: str | None
+    errors: list[FieldErrorOut]
+    warnings: list[FieldWarningOut]
+    usedBy: list[dict[str, Any]] = Field(  # noqa: N815
+        description="the workloads (kind, name, namespace, claim) or, for a DeviceClass, the "
+        "claims and templates that use the object"
+    )
+
+
 class CheckResultOut(Schema):
     objects: list[CheckedObjectOut]
     errors: list[ReadErrorOut]
+    draObjects: list[DraObjectOut] = Field(default_factory=list)  # noqa: N815
 
 
 class ErrorOut(Schema):
@@ -199,6 +234,15 @@ class RenderOut(Schema):
     warnings: list[ObjectProblemOut]
     totals: dict[str, str] = Field(
         description="effective requests x the pods the export runs at once (replicas, workers)"
+    )
+    claims: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description='with `"gpu": {"mode": "dra", ...}`: the pod\'s Dynamic Resource Allocation '
+        "claims (name, source template|claim, object, deviceClass, count, containers); the "
+        "ResourceClaimTemplate (or ResourceClaim) is in `yaml`, before the pod",
+    )
+    explanation: list[str] = Field(
+        default_factory=list, description="why the export looks as it does (the page's lines)"
     )
 
 

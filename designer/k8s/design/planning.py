@@ -9,9 +9,9 @@ kept with the choice field it belongs to, so the page can show it beside that in
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from designer.k8s.apiserver import pod_with_defaults
 from designer.k8s.core import Message, MessageError, Pod, Quantity, QuantityError, gettext_noop
@@ -39,10 +39,29 @@ from designer.k8s.scheduler import (
 )
 
 MAX_NODE_YAML = 200_000
+# GPUs through Dynamic Resource Allocation (a ResourceClaimTemplate, resource.k8s.io/v1,
+# Kubernetes 1.34+) instead of a device plugin's extended resource: design/dra.py.
+DRA_MODE = "dra"
+MAX_DRA_SELECTORS = 8
+MAX_DRA_ALTERNATIVES = 7  # firstAvailable holds at most 8, the main choice included
+
+
+class DraAlternative(BaseModel):
+    """A fallback for the claim (``firstAvailable``, DRAPrioritizedList, beta in 1.34): the
+    scheduler takes the first alternative it can satisfy on a node."""
+
+    model_config = ConfigDict(extra="forbid")
+    device_class: str = "gpu.nvidia.com"
+    count: str = "1"
+    product: str = ""
+    min_memory: str = ""
+    mig_profile: str = ""
+    selectors: list[str] = Field(default_factory=list, max_length=MAX_DRA_SELECTORS)
 
 
 class GpuChoice(BaseModel):
-    """How the main container's GPUs are shared (see gpu.SHARING_MODES)."""
+    """How the main container's GPUs are shared (see gpu.SHARING_MODES), or claimed through
+    Dynamic Resource Allocation (``mode: "dra"``, see design/dra.py)."""
 
     model_config = ConfigDict(extra="forbid")
     mode: str = "whole"
@@ -50,12 +69,29 @@ class GpuChoice(BaseModel):
     memory_gb: str = ""  # "I need about 20 GB of GPU memory"
     profile: str = ""  # MIG profile picked (or derived from memory_gb)
     rename_shared: bool = False  # device plugin renameByDefault: nvidia.com/gpu.shared
+    # --- mode "dra" ---
+    device_class: str = "gpu.nvidia.com"  # DeviceClass (gpu.nvidia.com, mig.nvidia.com, ...)
+    count: str = ""  # devices per pod; "" = the GPU container's gpus
+    allocation_mode: Literal["ExactCount", "All"] = "ExactCount"
+    product: str = ""  # selector: productName equals
+    min_memory: str = ""  # selector: memory capacity at least (40Gi; a bare number is Gi)
+    mig_profile: str = ""  # selector: MIG profile equals (1g.10gb)
+    selectors: list[str] = Field(default_factory=list, max_length=MAX_DRA_SELECTORS)  # typed CEL
+    first_available: list[DraAlternative] = Field(
+        default_factory=list, max_length=MAX_DRA_ALTERNATIVES
+    )
+    # Containers that use the GPU container's claim too (they then see the same devices).
+    shared_by: list[str] = Field(default_factory=list)
+    # "template": one claim per pod (ResourceClaimTemplate); "claim": one ResourceClaim that
+    # every pod (every replica) shares.
+    claim_source: Literal["template", "claim"] = "template"
 
     @field_validator("mode")
     @classmethod
     def _known_mode(cls, value: str) -> str:
-        if value not in SHARING_MODES:
-            raise ValueError(f"unknown GPU sharing mode; choose one of {', '.join(SHARING_MODES)}")
+        if value not in SHARING_MODES and value != DRA_MODE:
+            modes = ", ".join([*SHARING_MODES, DRA_MODE])
+            raise ValueError(f"unknown GPU sharing mode; choose one of {modes}")
         return value
 
     @field_validator("model")
@@ -155,7 +191,10 @@ def mig_profile_for(choice: GpuChoice) -> tuple[MigProfile | None, tuple[str, Me
 def gpu_resource_name(
     choice: GpuChoice,
 ) -> tuple[str | None, MigProfile | None, tuple[str, Message] | None]:
-    """The extended resource the main container requests under this sharing choice."""
+    """The extended resource the main container requests under this sharing choice (none
+    with DRA: the GPUs come from a claim)."""
+    if choice.mode == DRA_MODE:
+        return None, None, None
     if choice.mode not in SHARING_MODES:
         return None, None, ("gpu.mode", _message(gettext_noop("Unknown GPU sharing mode.")))
     profile, problem = mig_profile_for(choice)
