@@ -199,3 +199,36 @@ def test_the_device_plugin_modes_are_unchanged() -> None:
     assert pod["spec"]["containers"][0]["resources"]["limits"]["nvidia.com/gpu"] == "2"
     assert "resourceClaims" not in pod["spec"]
     assert rendered.dra is None and rendered.as_dict()["claims"] == []
+
+
+H100 = (
+    __import__("pathlib").Path(__file__).parent / "data" / "resourceslice_h100x8.yaml"
+).read_text()
+
+
+def test_the_node_panel_fits_the_claim_on_pasted_resource_slices() -> None:
+    node = {
+        "source": "catalog",
+        "catalog_id": "p5.48xlarge",
+        "provider": "eks",
+        "resource_slices": H100,
+    }
+    rendered = render({"min_memory": "40Gi"}, node=node)
+    fit = rendered.plan.fit
+    assert fit is not None and fit.claims is not None
+    assert fit.claims.pods == 4 and fit.pods_per_node == 4
+    assert "node.resource_slices" in rendered.applicable
+    too_much = render({"min_memory": "100Gi"}, node=node).plan.fit
+    assert too_much is not None and too_much.pods_per_node == 0
+
+
+def test_unreadable_resource_slices_are_a_problem_of_that_field() -> None:
+    node = {
+        "source": "catalog",
+        "catalog_id": "p5.48xlarge",
+        "resource_slices": "kind: Node\napiVersion: v1",
+    }
+    rendered = render({}, node=node)
+    assert rendered.plan.problems["node.resource_slices"].text.startswith(
+        "resourceSlices[0]: Node is not a resource.k8s.io object"
+    )

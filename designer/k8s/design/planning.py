@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from designer.k8s.apiserver import pod_with_defaults
 from designer.k8s.core import Message, MessageError, Pod, Quantity, QuantityError, gettext_noop
 from designer.k8s.design.headroom import Headroom, HeadroomError, memory_headroom
+from designer.k8s.dra import collect
 from designer.k8s.gpu import (
     SHARING_MODES,
     MigProfile,
@@ -32,10 +33,13 @@ from designer.k8s.scheduler import (
     PROVIDERS,
     FitResult,
     NodeInfo,
+    claims_fit,
+    dra_inputs,
     fit,
     node_from_capacity,
     node_from_catalog,
     node_from_manifest,
+    with_claims,
 )
 
 MAX_NODE_YAML = 200_000
@@ -118,6 +122,8 @@ class NodeChoice(BaseModel):
     max_pods: str = ""
     ds_cpu: str = ""  # DaemonSet overhead per node
     ds_memory: str = ""
+    # kubectl get resourceslices -o yaml: the node's devices for a DRA design's claims.
+    resource_slices: str = ""
 
 
 class HeadroomChoice(BaseModel):
@@ -287,10 +293,13 @@ def plan(
     *,
     defaulted: Pod | None = None,
     qos: QosResult | None = None,
+    claim_objects: tuple[dict[str, Any], ...] = (),
 ) -> Plan:
     """Everything the GPU, node and headroom panels show for a pod and the user's choices.
 
-    ``defaulted`` and ``qos`` (from the pod's report) spare computing them again."""
+    ``defaulted`` and ``qos`` (from the pod's report) spare computing them again.
+    ``claim_objects`` are the ResourceClaimTemplates (or ResourceClaims) a DRA design
+    exports: with ``node.resource_slices`` the fit allocates them from the node's devices."""
     defaulted = defaulted or pod_with_defaults(pod)
     problems: dict[str, Message] = {}
     resource, profile, problem = gpu_resource_name(gpu)
@@ -311,6 +320,14 @@ def plan(
             field_name = "node.ds_cpu" if "cpu" in str(exc) else "node.ds_memory"
             problems[field_name] = _error_message(exc)
             fit_result = fit(defaulted, node_info, None, apply_defaults=False)
+        if node.resource_slices.strip():
+            try:
+                objects = dra_inputs(node.resource_slices, None)
+            except (ValueError, ManifestError) as exc:
+                problems["node.resource_slices"] = _error_message(exc)
+            else:
+                objects.extend(collect([(("design", 0), o) for o in claim_objects]))
+                fit_result = with_claims(fit_result, claims_fit(defaulted, node_info, objects))
 
     proposal, problem = headroom_proposal(headroom, shm)
     if problem:

@@ -114,6 +114,8 @@ def applicable_choices(design: Design, kind: str) -> frozenset[str]:
     fields = {f"gpu.{name}" for name in (mode.choices if mode else ())}
     if design.gpu.mode == "dra":
         fields |= {f"gpu.{name}" for name in DRA_CHOICES}
+        if design.node.source in NODE_SOURCE_CHOICES:
+            fields.add("node.resource_slices")
     if design.node.source in NODE_SOURCE_CHOICES:
         names = (*NODE_SOURCE_CHOICES[design.node.source], *NODE_COMMON_CHOICES)
         fields |= {f"node.{name}" for name in names}
@@ -169,6 +171,7 @@ def render_design(design: Design, action: str = "", changed: str = "") -> Render
             design.shm_size,
             defaulted=report.defaulted,
             qos=report.qos,
+            claim_objects=tuple(claim_objects),
         ),
         hints=design_hints(design),
         applicable=applicable_choices(design, kind),
