@@ -316,9 +316,15 @@ def links_for(
     spec_path: str,
     objects: DraObjects,
     reports: dict[int, DraReport],
+    extended: dict[str, str] | None = None,
 ) -> ClaimLinks:
-    """The ``claims`` of one workload's pod, warnings for missing objects, and ``usedBy``."""
+    """The ``claims`` of one workload's pod, warnings for missing objects, and ``usedBy``;
+    ``extended`` maps extended resources to DeviceClasses (computed once per report)."""
     if pod is None:
+        return NO_LINKS
+    if extended is None:
+        extended = _extended_classes(objects)
+    if not extended and not pod.spec.resource_claims:
         return NO_LINKS
     entries: list[ClaimEntry] = []
     warnings: list[FieldWarning] = []
@@ -338,7 +344,7 @@ def links_for(
                 kind=object_kind, name=claim.object_name, namespace=namespace or "default"
             )
             warnings.append(FieldWarning(path, message))
-    entries += _extended_entries(pod, _extended_classes(objects))
+    entries += _extended_entries(pod, extended)
     return ClaimLinks(tuple(entries), tuple(warnings))
 
 
@@ -367,6 +373,7 @@ def link_claims(checked: list[Any], objects: DraObjects) -> tuple[list[Any], lis
     """Each checked object (check.CheckedObject) with its ClaimLinks, and the ``draObjects``
     of the report."""
     reports = {id(o): check_dra_object(o) for o in objects.objects}
+    extended = _extended_classes(objects)
     out = []
     for c in checked:
         w = c.workload
@@ -378,7 +385,8 @@ def link_claims(checked: list[Any], objects: DraObjects) -> tuple[list[Any], lis
             spec_path=w.pod_spec_path,
             objects=objects,
             reports=reports,
+            extended=extended,
         )
-        out.append(replace(c, links=links))
+        out.append(replace(c, links=links) if links is not NO_LINKS else c)
     class_users(objects, reports)
     return out, [reports[id(o)].as_dict() for o in objects.objects]

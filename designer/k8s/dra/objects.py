@@ -137,6 +137,9 @@ class DraObjects:
     """The resource.k8s.io objects of an input, by kind."""
 
     objects: list[DraObject] = field(default_factory=list)
+    _by_name: dict[tuple[str, str | None], list[DraObject]] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     def of_kind(self, kind: str) -> list[DraObject]:
         return [o for o in self.objects if o.kind == kind and o.model is not None]
@@ -144,10 +147,14 @@ class DraObjects:
     def find(self, kind: str, name: str, namespace: str | None) -> DraObject | None:
         """The object of ``kind`` named ``name`` for a pod in ``namespace`` (see the module
         docstring); an exact namespace match wins over an unset one."""
+        if self._by_name is None:
+            self._by_name = {}
+            for o in self.objects:
+                self._by_name.setdefault((o.kind, o.name), []).append(o)
         found = [
             o
-            for o in self.objects
-            if o.kind == kind and o.name == name and _same_namespace(o.namespace, namespace)
+            for o in self._by_name.get((kind, name), [])
+            if _same_namespace(o.namespace, namespace)
         ]
         found.sort(key=lambda o: o.namespace != namespace)
         return found[0] if found else None
@@ -162,6 +169,7 @@ class DraObjects:
 
     def extend(self, other: DraObjects) -> None:
         self.objects += other.objects
+        self._by_name = None
 
 
 def collect(values: Iterable[tuple[Any, Any]]) -> DraObjects:
