@@ -176,23 +176,24 @@ def collect(values: Iterable[tuple[Any, Any]]) -> DraObjects:
     """The resource.k8s.io objects among ``(location, object)`` pairs; Lists are opened and
     their items located at ``(location, "items[i]")``."""
     out = DraObjects()
-    stack = list(values)[::-1]
-    while stack:
-        location, obj = stack.pop()
-        if not isinstance(obj, dict):
-            continue
+
+    def visit(location: Any, obj: Any) -> None:
+        if type(obj) is not dict:
+            return
         kind = obj.get("kind")
         items = obj.get("items")
-        if isinstance(kind, str) and kind.endswith("List") and isinstance(items, list):
+        if type(kind) is str and kind.endswith("List") and type(items) is list:
             base, prefix = (location if isinstance(location, tuple) else (location, ""))[:2]
-            nested = [
-                ((base, f"{prefix}.items[{i}]" if prefix else f"items[{i}]"), item)
-                for i, item in enumerate(items)
-            ]
-            stack += nested[::-1]
-            continue
+            for i, item in enumerate(items):
+                # Most items of a cluster dump are pods: look before building a location.
+                if type(item) is dict and (item.get("kind") in MODELS or "items" in item):
+                    visit((base, f"{prefix}.items[{i}]" if prefix else f"items[{i}]"), item)
+            return
         if is_dra_object(obj):
             out.objects.append(read_object(location, obj))
+
+    for location, obj in values:
+        visit(location, obj)
     return out
 
 
