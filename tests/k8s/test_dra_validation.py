@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from designer.k8s.apiserver import (
     RawJSON,
@@ -221,3 +223,47 @@ def test_a_resource_slice_is_only_decoded() -> None:
     assert [(e.field, e.type) for e in validate_dra_object(bad)] == [
         ("spec.devices", "FieldValueTypeInvalid")
     ]
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 40) | st.text(max_size=6),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
+    max_leaves=12,
+)
+request_fields = st.fixed_dictionaries(
+    {},
+    optional={
+        "name": st.text(alphabet="ab-/!", max_size=4),
+        "exactly": st.fixed_dictionaries(
+            {},
+            optional={
+                "deviceClassName": st.text(alphabet="ab.-", max_size=5),
+                "count": st.integers(-2, 3) | st.text(max_size=2),
+                "allocationMode": st.sampled_from(["All", "ExactCount", "", "x"]),
+                "selectors": st.lists(
+                    st.fixed_dictionaries(
+                        {"cel": st.fixed_dictionaries({"expression": st.text(max_size=12)})}
+                    ),
+                    max_size=2,
+                ),
+            },
+        ),
+        "firstAvailable": st.lists(json_values, max_size=2),
+    },
+)
+
+
+@given(
+    requests=st.lists(request_fields, max_size=3),
+    constraints=st.lists(json_values, max_size=2),
+    config=st.lists(json_values, max_size=2),
+)
+def test_no_claim_makes_validation_crash(
+    requests: list[Any], constraints: list[Any], config: list[Any]
+) -> None:
+    claim = _claim(requests, constraints=constraints, config=config)
+    for error in validate_dra_object(claim):
+        assert error.field.startswith(("spec", "metadata"))
+        assert str(error)
