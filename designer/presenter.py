@@ -142,7 +142,7 @@ def design_results(
     for key, message in rendered.plan.problems.items():
         add(slot_id(None, field_for_choice(key)), FieldMessage("error", translate(message)))
     for hint in rendered.hints:
-        add(slot_id(hint.container, hint.field), FieldMessage("hint", translate(hint.message)))
+        add(slot_id(hint.container, hint.field), FieldMessage(hint.level, translate(hint.message)))
     return Results(design, report, yaml=rendered.yaml, slots=slots, rendered=rendered)
 
 
@@ -205,6 +205,9 @@ def _all_slot_ids(pod_form: PodForm, container_forms: list, results: Results) ->
     for slot, messages in results.slots.items():
         if slot not in slots:
             slots["err-pod"] += messages
+    # The page's own slots read results.slots: a message for a field that is not shown is
+    # shown with the pod's messages there too, never dropped.
+    results.slots = {slot: messages for slot, messages in slots.items() if messages}
     return [{"id": slot, "messages": messages} for slot, messages in slots.items()]
 
 

@@ -11,7 +11,6 @@ transcribed ones run on pods that are *not* defaulted.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -32,33 +31,12 @@ from designer.k8s.kubelet import (
     oom_score_adj,
     pod_cgroup,
 )
+from tests.builders import container as c
+from tests.builders import pod
 
 MI = 1024 * 1024
 GI = 1024 * MI
 ALWAYS = {"restartPolicy": "Always"}
-
-
-def c(name: str, requests: dict | None = None, limits: dict | None = None, **kw: Any) -> dict:
-    res: dict[str, Any] = {}
-    if requests:
-        res["requests"] = requests
-    if limits:
-        res["limits"] = limits
-    return {"name": name, "image": "busybox", "resources": res, **kw}
-
-
-def pod(
-    containers: list[dict],
-    init: list[dict] | None = None,
-    resources: dict | None = None,
-    **spec: Any,
-) -> Pod:
-    body: dict[str, Any] = {"containers": containers, **spec}
-    if init:
-        body["initContainers"] = init
-    if resources is not None:
-        body["resources"] = resources
-    return Pod.model_validate({"metadata": {"name": "p"}, "spec": body})
 
 
 def rl(cpu: str = "", memory: str = "") -> dict[str, str]:

@@ -22,10 +22,12 @@ from django.utils import translation
 
 from designer.forms import design_query
 from designer.i18n import translate
-from designer.k8s.core import Pod, Quantity
+from designer.k8s.core import Quantity
 from designer.k8s.design import WORKLOAD_TYPES, preset_design
 from designer.k8s.gpu import SHARING_MODES
 from designer.k8s.kubelet import node_view, oom, qos, view
+from tests.builders import container as ctr
+from tests.builders import pod_from_spec as pod
 
 pytestmark = pytest.mark.django_db
 
@@ -237,15 +239,6 @@ def test_engine_texts_shown_on_the_pages_are_in_the_catalog() -> None:
     msgids = {e.msgid for e in entries if e.msgctxt is None}
     missing = [t for t in engine_templates() if t not in msgids]
     assert not missing, missing
-
-
-def pod(spec: dict) -> Pod:
-    return Pod.model_validate({"apiVersion": "v1", "kind": "Pod", "metadata": {}, "spec": spec})
-
-
-def ctr(name: str, requests: dict | None = None, limits: dict | None = None, **kw) -> dict:
-    resources = {"requests": requests or {}, "limits": limits or {}}
-    return {"name": name, "image": "busybox", "resources": resources, **kw}
 
 
 PODS = [

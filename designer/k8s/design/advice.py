@@ -56,6 +56,8 @@ class Advice:
 
 
 def _quantity(value: Any) -> Quantity | None:
+    if value is None:  # not set (Quantity.from_json would read JSON null as 0)
+        return None
     try:
         return Quantity.from_json(value)
     except (QuantityError, ValueError, TypeError):

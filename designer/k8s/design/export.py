@@ -40,7 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from designer.k8s.apiserver import (
     INT_RE,
@@ -105,7 +105,11 @@ class ExportSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    kind: str | None = None  # an id of EXPORT_KINDS; None: the workload type's default
+    # An id of EXPORT_KINDS; None: the workload type's default. The JSON schema lists the ids.
+    kind: str | None = Field(
+        default=None,
+        json_schema_extra=lambda schema: schema.update(enum=[*EXPORT_KINDS, None]),
+    )
 
     @field_validator("kind")
     @classmethod

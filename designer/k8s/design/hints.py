@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from designer.k8s.core import Message, gettext_noop
+from designer.k8s.design.convert import command_argv
 from designer.k8s.design.model import Design
 from designer.k8s.gpu import gpu_count_problem
 
@@ -65,7 +66,13 @@ class FieldHint:
     container: int  # index in Design.containers
     field: str  # a ContainerDesign field, e.g. "memory_limit"
     message: Message
+    level: str = "hint"  # "hint", or "error" when the value cannot be used as typed
 
+
+UNCLOSED_QUOTE = gettext_noop(
+    "A quote in the command is not closed, so the command cannot be split into arguments "
+    "and is left out of the pod; close the quote (the command runs without a shell)."
+)
 
 HINTED_FIELDS = (
     ("cpu", ("cpu_request", "cpu_limit")),
@@ -78,6 +85,8 @@ def design_hints(design: Design) -> list[FieldHint]:
     """Mistyped quantities and impossible GPU counts, field by field."""
     hints: list[FieldHint] = []
     for i, container in enumerate(design.containers):
+        if container.command.strip() and command_argv(container.command) is None:
+            hints.append(FieldHint(i, "command", Message(UNCLOSED_QUOTE, {}), "error"))
         if container.gpus.strip():
             resource = container.gpu_resource.strip() or "nvidia.com/gpu"
             problem = gpu_count_problem(container.gpus, resource)

@@ -59,7 +59,11 @@ class Design(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    workload: str = "training"  # an id of workload_types.WORKLOAD_TYPES
+    # An id of workload_types.WORKLOAD_TYPES; the JSON schema lists the ids known when it is made.
+    workload: str = Field(
+        default="training",
+        json_schema_extra=lambda schema: schema.update(enum=list(WORKLOAD_TYPES)),
+    )
     size: str = "M"
     name: str = "trainer"
     namespace: str = ""
