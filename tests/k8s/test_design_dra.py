@@ -232,3 +232,12 @@ def test_unreadable_resource_slices_are_a_problem_of_that_field() -> None:
     assert rendered.plan.problems["node.resource_slices"].text.startswith(
         "resourceSlices[0]: Node is not a resource.k8s.io object"
     )
+
+
+def test_without_slices_the_node_panel_says_the_count_ignores_the_claims() -> None:
+    rendered = render({}, node={"source": "catalog", "catalog_id": "p5.48xlarge", "provider": "eks"})
+    fit = rendered.plan.fit
+    assert fit is not None
+    assert fit.notes[-1].text.startswith(
+        "The pod's GPUs come from resource claims (gpu), which this count does not include"
+    )

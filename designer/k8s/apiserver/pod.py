@@ -10,6 +10,8 @@ Mirrors, for what this product edits, kubernetes/kubernetes (1.34+, current mast
   (``validateContainerResourceName``, ``ValidateResourceQuantityValue``, request/limit
   relations, hugepages), ``validatePodResources`` (pod-level ``spec.resources``, KEP-2837,
   beta and on by default since 1.34) with ``validatePodResourceConsistency``,
+  ``validatePodResourceClaims`` and each container's ``validateResourceClaimNames`` (Dynamic
+  Resource Allocation, in pod_claims.py),
   ``validateRestartPolicy``, ``validateDNSPolicy``, ``validateOverhead``;
 * pkg/apis/core/helper/helpers.go: the resource-name predicates;
 * staging/src/k8s.io/apimachinery: ``IsDNS1123Label`` / ``IsDNS1123Subdomain`` /

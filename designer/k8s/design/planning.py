@@ -40,6 +40,7 @@ from designer.k8s.scheduler import (
     node_from_catalog,
     node_from_manifest,
     with_claims,
+    without_slices,
 )
 
 MAX_NODE_YAML = 200_000
@@ -328,6 +329,9 @@ def plan(
             else:
                 objects.extend(collect([(("design", 0), o) for o in claim_objects]))
                 fit_result = with_claims(fit_result, claims_fit(defaulted, node_info, objects))
+        elif claim_objects:
+            names = [c.name or "" for c in defaulted.spec.resource_claims or []]
+            fit_result = without_slices(fit_result, names)
 
     proposal, problem = headroom_proposal(headroom, shm)
     if problem:

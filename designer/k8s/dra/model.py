@@ -79,11 +79,12 @@ class _DeviceRequestFields(K8sModel):
 
     @property
     def device_count(self) -> int | None:
-        """Devices asked for after defaulting: ``count`` (1 when unset) for ExactCount, None
-        for All (every matching device)."""
+        """Devices asked for after defaulting: ``count`` for ExactCount (1 when unset or 0:
+        v1's int64 ``omitempty`` cannot tell them apart, and SetDefaults_ExactDeviceRequest
+        makes it 1), None for All (every matching device)."""
         if self.mode == ALLOCATION_ALL:
             return None
-        return self.count if self.count is not None else 1
+        return self.count or 1
 
     @property
     def expressions(self) -> list[str]:

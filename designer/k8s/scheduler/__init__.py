@@ -22,6 +22,7 @@ from designer.k8s.scheduler.dra_fit import (
     node_candidates,
     slice_nodes,
     with_claims,
+    without_slices,
 )
 from designer.k8s.scheduler.node_fit import (
     DEFAULT_PLUGIN,
@@ -66,4 +67,5 @@ __all__ = [
     "slice_nodes",
     "tolerates",
     "with_claims",
+    "without_slices",
 ]

@@ -82,6 +82,12 @@ N_INCOMPLETE_POOL = gettext_noop(
     "Resource pool %(pool)s of driver %(driver)s has %(have)s of its %(want)s slices: the "
     "driver is updating it, and requests for all devices wait."
 )
+N_PASTE_SLICES = gettext_noop(
+    "The pod's GPUs come from resource claims (%(claims)s), which this count does not "
+    "include: paste the node's ResourceSlices (kubectl get resourceslices -o yaml) to see "
+    "which devices match and how many such pods they allow. A node whose GPUs only a device "
+    "plugin advertises cannot serve the claims."
+)
 P_DEVICES = gettext_noop(
     "The pod's resource claims cannot be allocated on this node: %(reason)s The scheduler "
     "leaves it Pending (DynamicResources)."
@@ -269,6 +275,14 @@ def claims_fit(
         notes.append(Message(N_NO_SLICES, {"node": name or "?"}))
     result = device_fit(to_allocate, objects.classes, candidates, counters) if to_allocate else None
     return ClaimsFit(name, tuple(c.id for c in candidates), result, tuple(claims), tuple(notes))
+
+
+def without_slices(result: FitResult, claim_names: list[str]) -> FitResult:
+    """``fit``'s result for a pod with claims when no ResourceSlice is at hand: says so."""
+    if not claim_names:
+        return result
+    note = Message(N_PASTE_SLICES, {"claims": ", ".join(claim_names)})
+    return replace(result, notes=(*result.notes, note))
 
 
 def with_claims(result: FitResult, claims: ClaimsFit | None) -> FitResult:
