@@ -146,7 +146,10 @@ def validate_set(
     key: Callable[[Any], Any],
     path: str,
 ) -> list[FieldError]:
-    """validateSet: validateSlice, then a Duplicate at each repeated key's index."""
+    """validateSet: too many items is one error ("maxSize check short-circuits for DOS
+    protection"); else each item, then a Duplicate at each repeated key's index."""
+    if len(items) > most:
+        return [_too_many(path, len(items), most)]
     errs = validate_slice(items, most, item, path)
     seen: set[Any] = set()
     for i, value in enumerate(items):
