@@ -41,7 +41,7 @@ KNOWN_DEVICE_CLASSES: dict[str, KnownDeviceClass] = {
             # Newer charts set it (demo/specs/extended-resources/gpu-full.yaml says so); the
             # mapping is alpha in 1.34 (DRAExtendedResource), so it is not assumed here.
             extended_resource_name=None,
-            source=_CHART + " templates/deviceclass-gpu.yaml",
+            source=_CHART + " (DeviceClass gpu.nvidia.com)",
         ),
         KnownDeviceClass(
             name="mig.nvidia.com",
@@ -53,7 +53,9 @@ KNOWN_DEVICE_CLASSES: dict[str, KnownDeviceClass] = {
             label=gettext_noop("NVIDIA MIG partitions (mig.nvidia.com)"),
             kind="mig",
             extended_resource_name=None,
-            source=_CHART + " templates/deviceclass-mig.yaml (by analogy with gpu.nvidia.com)",
+            # The chart template is not at hand; this exact selector is what the driver's
+            # users apply and document for the class.
+            source=_CHART + " (DeviceClass mig.nvidia.com)",
         ),
         KnownDeviceClass(
             name="vfio.gpu.nvidia.com",
