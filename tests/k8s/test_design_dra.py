@@ -235,7 +235,9 @@ def test_unreadable_resource_slices_are_a_problem_of_that_field() -> None:
 
 
 def test_without_slices_the_node_panel_says_the_count_ignores_the_claims() -> None:
-    rendered = render({}, node={"source": "catalog", "catalog_id": "p5.48xlarge", "provider": "eks"})
+    rendered = render(
+        {}, node={"source": "catalog", "catalog_id": "p5.48xlarge", "provider": "eks"}
+    )
     fit = rendered.plan.fit
     assert fit is not None
     assert fit.notes[-1].text.startswith(
