@@ -13,7 +13,7 @@ import yaml
 from designer.k8s.check import check_texts
 from designer.k8s.design import Design, render_design
 
-VERSIONS = ("1.34.0", "1.35.0")
+VERSIONS = ("1.34.0", "1.35.0", "1.36.0", "1.37.0")
 
 
 def render(gpu: dict[str, Any], **design: Any) -> Any:

@@ -166,3 +166,12 @@ def test_any_text_either_compiles_or_is_refused_with_a_detail(text: str) -> None
         compile_selector(text)
     except SelectorCompileError as exc:
         assert exc.detail
+
+
+@pytest.mark.parametrize("name", ["resourceslice_h100x8.yaml", "resourceslice_a100_mig.yaml"])
+def test_the_slice_fixtures_are_valid_resource_k8s_io_v1(name: str) -> None:
+    import kubernetes_validate
+
+    doc = yaml.safe_load((DATA / name).read_text())
+    for item in doc["items"] if doc["kind"] == "List" else [doc]:
+        kubernetes_validate.validate(item, "1.34.0", strict=True)
