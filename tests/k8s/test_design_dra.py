@@ -243,3 +243,11 @@ def test_without_slices_the_node_panel_says_the_count_ignores_the_claims() -> No
     assert fit.notes[-1].text.startswith(
         "The pod's GPUs come from resource claims (gpu), which this count does not include"
     )
+
+
+def test_advice_counts_the_claimed_gpus() -> None:
+    plugin = render_design(Design.model_validate({"workload": "training", "size": "S"}))
+    claimed = render({"count": "4"}, size="S")
+    assert "cpu-per-gpu" not in {a.code for a in plugin.report.advice}
+    # 8 CPUs for 4 claimed GPUs is below the 4-per-GPU advice, as it would be for nvidia.com/gpu: 4.
+    assert "cpu-per-gpu" in {a.code for a in claimed.report.advice}

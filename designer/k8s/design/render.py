@@ -136,9 +136,9 @@ def render_design(design: Design, action: str = "", changed: str = "") -> Render
         # A sharing mode decides the GPU container's resource name (MIG slice, .shared).
         design = apply_gpu_choice(design)
     pod = design_to_pod(design)
-    report = pod_report(pod, workload=design.workload)
     dra = dra_design(design)
     devices = dra.devices_per_pod if dra else 0
+    report = pod_report(pod, workload=design.workload, claim_gpus=devices)
     facts = PodFacts(pod_manifest(pod), report.defaulted, report.requests, devices)
     kind = effective_kind(design.export, design.workload)
     # A DRA claim's ResourceClaimTemplate (or ResourceClaim) goes first, in the same file.
