@@ -25,7 +25,6 @@ from designer.k8s.scheduler.dra_fit import (
     without_slices,
 )
 from designer.k8s.scheduler.node_fit import (
-    DEFAULT_PLUGIN,
     FitResult,
     fit,
     tolerates,
@@ -45,7 +44,6 @@ from designer.k8s.scheduler.requests import (
 
 __all__ = [
     "ClaimsFit",
-    "DEFAULT_PLUGIN",
     "FitResult",
     "NodeInfo",
     "PROVIDERS",
