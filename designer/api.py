@@ -40,7 +40,8 @@ from designer.k8s.manifest import (
 from designer.k8s.scheduler import (
     PROVIDERS,
     NodeInfo,
-    fit,
+    dra_inputs,
+    fit_with_claims,
     node_from_capacity,
     node_from_catalog,
     node_from_manifest,
@@ -86,6 +87,14 @@ Render a design (the model the designer page, its share links and its address ba
 as the Pod manifest the designer exports, with the QoS class and its reasons and the API
 server's validation errors and warnings for that Pod. Fields of an imported manifest
 that the form does not edit travel in `base` and the containers' `base`, and are kept.
+
+GPUs the Kubernetes 1.34 way: `"gpu": {{"mode": "dra", "device_class": "gpu.nvidia.com"}}`
+(optional: `count` or `"allocation_mode": "All"`, `product`, `min_memory` such as `40Gi`,
+`mig_profile`, typed CEL `selectors`, `first_available` alternatives, `shared_by`
+containers, `"claim_source": "claim"` for one ResourceClaim every pod shares) replaces the
+GPU container's `nvidia.com/gpu` with a Dynamic Resource Allocation claim: the YAML gains a
+resource.k8s.io/v1 ResourceClaimTemplate before the pod, the answer's `claims` lists the
+pod's claims, and each app container's `gpus` is the count of the claim it uses.
 
 **422** when the body is not a valid design (`detail` lists every problem with its
 location), including more than {MAX_RENDER_CONTAINERS} containers or a `base` the Pod
@@ -141,6 +150,14 @@ class CheckedObjectOut(Schema):
     errors: list[FieldErrorOut]
     warnings: list[FieldWarningOut]
     qosReasons: list[str]  # noqa: N815
+    claims: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="one entry per spec.resourceClaims[i] (Dynamic Resource Allocation): name, "
+        "source (template|claim), object, found (in the input), deviceClass, count (devices "
+        "of the preferred alternative; null for allocationMode All or a missing object), "
+        "containers, requests, notes; source extendedResource for an extended resource a "
+        "DeviceClass of the input maps to DRA (extendedResourceName)",
+    )
 
 
 class ReadErrorOut(Schema):
@@ -149,9 +166,28 @@ class ReadErrorOut(Schema):
     message: str = Field(description="what is wrong, naming the line")
 
 
+class DraObjectOut(Schema):
+    file: str
+    document: int
+    path: str
+    kind: str = Field(
+        description="ResourceClaim, ResourceClaimTemplate, DeviceClass, ResourceSlice"
+    )
+    apiVersion: str  # noqa: N815
+    name: str | None
+    namespace: str | None
+    errors: list[FieldErrorOut]
+    warnings: list[FieldWarningOut]
+    usedBy: list[dict[str, Any]] = Field(  # noqa: N815
+        description="the workloads (kind, name, namespace, claim) or, for a DeviceClass, the "
+        "claims and templates that use the object"
+    )
+
+
 class CheckResultOut(Schema):
     objects: list[CheckedObjectOut]
     errors: list[ReadErrorOut]
+    draObjects: list[DraObjectOut] = Field(default_factory=list)  # noqa: N815
 
 
 class ErrorOut(Schema):
@@ -185,6 +221,15 @@ class RenderOut(Schema):
     totals: dict[str, str] = Field(
         description="effective requests x the pods the export runs at once (replicas, workers)"
     )
+    claims: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description='with `"gpu": {"mode": "dra", ...}`: the pod\'s Dynamic Resource Allocation '
+        "claims (name, source template|claim, object, deviceClass, count, containers); the "
+        "ResourceClaimTemplate (or ResourceClaim) is in `yaml`, before the pod",
+    )
+    explanation: list[str] = Field(
+        default_factory=list, description="why the export looks as it does (the page's lines)"
+    )
 
 
 class KubeletIn(Schema):
@@ -214,6 +259,16 @@ class FitIn(Schema):
     daemonsetOverhead: dict[str, str] | None = None  # noqa: N815
     kubelet: KubeletIn | None = Field(
         default=None, description="the node's kubelet configuration (defaults: true, 100ms)"
+    )
+    resourceSlices: dict[str, Any] | list[Any] | str | None = Field(  # noqa: N815
+        default=None,
+        description="Dynamic Resource Allocation: the node's ResourceSlices as `kubectl get "
+        "resourceslices -o yaml` prints them (YAML/JSON text, a `List` object or a list of "
+        "objects), optionally with DeviceClasses, ResourceClaimTemplates and ResourceClaims. "
+        "Templates and claims may also come in the `pod` text. The pod's "
+        "`spec.resourceClaims` are then allocated from the devices available on the node "
+        "(its `metadata.name`; for a catalog or capacity node, the node the slices name), and "
+        "`podsPerNode` is the smaller of the resource count and the device count.",
     )
 
 
@@ -269,7 +324,9 @@ class FitOut(Schema):
         description="0 when the pod cannot land; null when unbounded (it requests nothing the "
         "node counts) or when a request cannot be read (see cannotCompute)"
     )
-    bottleneck: str | None
+    bottleneck: str | None = Field(
+        description='the resource that runs out first; "resourceClaims" when the devices do'
+    )
     allocatable: dict[str, str]
     stranded: dict[str, str]
     pendingReasons: list[str]  # noqa: N815
@@ -287,6 +344,12 @@ class FitOut(Schema):
     )
     cannotCompute: list[UnreadableOut] = Field(  # noqa: N815
         description="values that are not quantities; what depends on them is not computed"
+    )
+    claims: dict[str, Any] | None = Field(
+        default=None,
+        description="with `resourceSlices` and a pod with resource claims: the node used, "
+        "its `devices`, `podsPerNode` by devices, per claim the devices each request matches "
+        "and the first pod's allocation, the `problem` that stops one more pod, and `notes`",
     )
 
 
@@ -310,6 +373,17 @@ would: MIG single strategy = slices as `nvidia.com/gpu` (8 H100 80GB in 1g.10gb:
 **400** for a pod or node that cannot be read, a sharing the node cannot have (a profile of
 another GPU model, a layout that does not fit a GPU), or a kubelet setting the kubelet would
 refuse (its own message, e.g. `time: invalid duration "fast"`).
+
+With `resourceSlices` (`kubectl get resourceslices -o yaml`) the pod's Dynamic Resource
+Allocation claims are allocated too, as the DynamicResources plugin does (Kubernetes 1.34+,
+resource.k8s.io/v1): each request's DeviceClass and CEL selectors are evaluated against the
+node's devices (DeviceClasses come from the body, else NVIDIA's known classes), counts,
+`allocationMode: All`, `firstAvailable` alternatives and constraints are honoured, and pods
+are placed one after the other (a template gives each pod its own claim, a named
+ResourceClaim is shared by all). The answer's `claims` says which devices match; devices
+never appear in `allocatable` or the pod's requests.
+
+**400** also when the slices cannot be read (the message names the part).
 """
 
 
@@ -551,7 +625,11 @@ def fit_endpoint(request: HttpRequest, body: FitIn) -> Any:
         kubelet = body.kubelet or KubeletIn()
         config = kubelet_config(kubelet.cpuCFSQuota, kubelet.cpuCFSQuotaPeriod)
         defaulted = pod_with_defaults(pod)
-        result = fit(defaulted, node, body.daemonsetOverhead, apply_defaults=False)
+        slices = body.resourceSlices
+        objects = dra_inputs(slices, body.pod) if slices is not None else None
+        result = fit_with_claims(
+            defaulted, node, body.daemonsetOverhead, objects, apply_defaults=False
+        )
     except (ValueError, TypeError, KeyError, ManifestError) as exc:
         # KeyError's str() quotes its argument; the others are sentences already.
         text = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
@@ -566,12 +644,10 @@ def fit_endpoint(request: HttpRequest, body: FitIn) -> Any:
     )
     answer = result.as_dict()
     unreadable = {u.field: u for u in (*view.unreadable, *result.unreadable)}
+    keys = ("podsPerNode", "bottleneck", "allocatable", "stranded", "pendingReasons", "notes")
     return {
-        **{
-            k: answer[k]
-            for k in ("podsPerNode", "bottleneck", "allocatable", "stranded", "pendingReasons")
-        },
-        "notes": answer["notes"],
+        **{k: answer[k] for k in keys},
+        "claims": answer["claims"],
         "kubelet": view.kubelet.as_dict() if view.kubelet else None,
         "kubeletNotes": [n.text for n in view.notes],
         "cannotCompute": [u.as_dict() for u in unreadable.values()],

@@ -70,7 +70,7 @@ def test_identical_pod_templates_share_one_report() -> None:
 
 def test_the_json_document_has_the_documented_shape() -> None:
     document = check_texts([("f.yaml", POD % "a")])
-    assert set(document) == {"objects", "errors"}
+    assert set(document) == {"objects", "errors", "draObjects"}
     assert set(document["objects"][0]) == {
         "file",
         "document",
@@ -84,4 +84,5 @@ def test_the_json_document_has_the_documented_shape() -> None:
         "errors",
         "warnings",
         "qosReasons",
+        "claims",
     }

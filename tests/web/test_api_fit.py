@@ -424,3 +424,114 @@ def test_the_designer_node_view_and_the_api_give_the_same_kubelet_numbers(client
     assert [c.oom_score_adj for c in view.containers] == [
         c["oomScoreAdj"] for c in answer["kubelet"]["containers"]
     ]
+
+
+# --- Dynamic Resource Allocation: resourceSlices ---------------------------------------------
+
+H100_SLICES = (
+    __import__("pathlib").Path(__file__).parents[1] / "k8s" / "data" / "resourceslice_h100x8.yaml"
+).read_text()
+DRA_POD = """\
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: two-gpus}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly:
+          deviceClassName: gpu.nvidia.com
+          count: 2
+          selectors:
+          - cel:
+              expression: >-
+                device.capacity['gpu.nvidia.com'].memory.compareTo(quantity('40Gi')) >= 0
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: trainer}
+spec:
+  resourceClaims: [{name: gpu, resourceClaimTemplateName: two-gpus}]
+  containers:
+  - name: main
+    image: pytorch
+    resources:
+      requests: {cpu: "8", memory: 64Gi}
+      limits: {cpu: "8", memory: 64Gi}
+      claims: [{name: gpu}]
+"""
+DRA_NODE = {
+    "apiVersion": "v1",
+    "kind": "Node",
+    "metadata": {"name": "ip-10-0-180-136.ec2.internal"},
+    "status": {"allocatable": {"cpu": "191", "memory": "2000Gi", "pods": "110"}},
+}
+
+
+def test_resource_slices_decide_how_many_dra_pods_fit(client: Client) -> None:
+    status, body = post(client, {"pod": DRA_POD, "node": DRA_NODE, "resourceSlices": H100_SLICES})
+    assert status == 200, body
+    assert body["podsPerNode"] == 4
+    assert body["bottleneck"] == "resourceClaims"
+    claims = body["claims"]
+    assert claims["node"] == "ip-10-0-180-136.ec2.internal"
+    assert len(claims["devices"]) == 8 and claims["podsPerNode"] == 4
+    (claim,) = claims["claims"]
+    assert claim["allocated"] and len(claim["requests"][0]["matchingDevices"]) == 8
+    assert any("not part of the node's allocatable" in n for n in body["notes"])
+
+
+def test_slices_as_objects_and_a_catalog_node_without_a_name(client: Client) -> None:
+    import yaml
+
+    slices = list(yaml.safe_load_all(H100_SLICES))
+    status, body = post(
+        client,
+        {
+            "pod": DRA_POD,
+            "node": {"catalog": "p5.48xlarge", "provider": "eks"},
+            "resourceSlices": slices,
+        },
+    )
+    assert status == 200, body
+    assert body["claims"]["node"] == "ip-10-0-180-136.ec2.internal"
+    assert body["claims"]["podsPerNode"] == 4
+
+
+def test_a_claim_no_device_satisfies_keeps_the_pod_pending(client: Client) -> None:
+    pod = DRA_POD.replace("count: 2", "count: 9")
+    status, body = post(client, {"pod": pod, "node": DRA_NODE, "resourceSlices": H100_SLICES})
+    assert status == 200
+    assert body["podsPerNode"] == 0
+    assert body["pendingReasons"][-1].startswith(
+        "The pod's resource claims cannot be allocated on this node"
+    )
+
+
+@pytest.mark.parametrize(
+    ("slices", "message"),
+    [
+        ("kind: Node\napiVersion: v1\n", "resourceSlices[0]: Node is not a resource.k8s.io object"),
+        ("a: [", "resourceSlices document 0: line"),
+        (
+            {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "spec": {"devices": 3}},
+            "resourceSlices[0]: ResourceSlice  cannot be read: spec.devices",
+        ),
+    ],
+)
+def test_unreadable_slices_are_a_400_naming_them(
+    client: Client, slices: object, message: str
+) -> None:
+    status, body = post(client, {"pod": DRA_POD, "node": DRA_NODE, "resourceSlices": slices})
+    assert status == 400
+    assert body["error"].startswith(message), body
+
+
+def test_the_openapi_description_documents_resource_slices(client: Client) -> None:
+    schema = client.get("/api/v1/openapi.json").json()
+    assert "resourceSlices" in json.dumps(schema["components"]["schemas"]["FitIn"])
+    assert (
+        "kubectl get resourceslices -o yaml"
+        in schema["paths"]["/api/v1/fit"]["post"]["description"]
+    )

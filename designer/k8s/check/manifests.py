@@ -6,14 +6,16 @@ The CLI and ``POST /api/v1/analyze`` both print ``check_texts``'s result, so the
 from __future__ import annotations
 
 import gc
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 
 from designer.k8s.apiserver import pod_from_parts, pod_with_defaults
+from designer.k8s.check.claims import ClaimLinks, link_claims, read_dra_objects
 from designer.k8s.core import FieldError, name_is_dns_subdomain
 from designer.k8s.design import PodReport, failed_report, pod_report
+from designer.k8s.dra import DraObjects
 from designer.k8s.kubelet import pod_qos
 from designer.k8s.manifest import (
     MAX_INPUT_BYTES,
@@ -77,10 +79,12 @@ class CheckedObject:
     file: str
     workload: Workload
     report: PodReport
+    # Dynamic Resource Allocation: the pod's claims linked to the input (check.claims).
+    links: ClaimLinks | None = None
 
     def as_dict(self) -> dict[str, Any]:
         w = self.workload
-        return {
+        out = {
             "file": self.file,
             "document": w.document,
             "path": w.path,
@@ -89,6 +93,8 @@ class CheckedObject:
             "namespace": w.namespace,
             **self.report.as_dict(),
         }
+        out.update((self.links or ClaimLinks()).fields(out["warnings"]))
+        return out
 
 
 def metadata_path(workload: Workload) -> str:
@@ -239,6 +245,8 @@ class CheckResult:
 
     objects: list[CheckedObject]
     errors: list[InputError]
+    # The resource.k8s.io objects of the input, checked and linked (check.claims).
+    dra_objects: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def hostile(self) -> list[InputError]:
@@ -249,6 +257,7 @@ class CheckResult:
         return {
             "objects": [o.as_dict() for o in self.objects],
             "errors": [e.as_dict() for e in self.errors],
+            "draObjects": self.dra_objects,
         }
 
 
@@ -256,6 +265,13 @@ def check_text(
     file: str, text: str | bytes, *, max_bytes: int = MAX_INPUT_BYTES
 ) -> tuple[list[CheckedObject], list[InputError]]:
     """Objects found in one file and what could not be read, with file and document."""
+    objects, errors, dra = _check_file(file, text, max_bytes)
+    return link_claims(objects, dra)[0], errors
+
+
+def _check_file(
+    file: str, text: str | bytes, max_bytes: int
+) -> tuple[list[CheckedObject], list[InputError], DraObjects]:
     # A parsed manifest is a large tree of acyclic, long-lived objects: the cyclic garbage
     # collector would walk it again and again while parsing and reporting allocate (a third
     # of the time on a 10,000-pod List) and find nothing to free, so it pauses meanwhile.
@@ -270,16 +286,16 @@ def check_text(
 
 def _check_text(
     file: str, text: str | bytes, max_bytes: int
-) -> tuple[list[CheckedObject], list[InputError]]:
+) -> tuple[list[CheckedObject], list[InputError], DraObjects]:
     try:
         documents = read_documents(text, max_bytes=max_bytes)
     except ManifestError as exc:
-        return [], [InputError(file, None, str(exc))]
+        return [], [InputError(file, None, str(exc))], DraObjects()
     workloads, read_errors = find_workloads(documents)
     memo: dict[bytes, PodReport] = {}
     objects = [check_workload(file, w, memo) for w in workloads]
     errors = [InputError(file, e.document, e.message, e.hostile) for e in read_errors]
-    return objects, errors
+    return objects, errors, read_dra_objects(file, documents)
 
 
 def check_files(
@@ -288,11 +304,15 @@ def check_files(
     """Every object of several files, and what could not be read."""
     objects: list[CheckedObject] = []
     errors: list[InputError] = []
+    dra = DraObjects()
     for file, text in inputs:
-        found, failed = check_text(file, text, max_bytes=max_bytes)
+        found, failed, dra_found = _check_file(file, text, max_bytes)
         objects += found
         errors += failed
-    return CheckResult(objects, errors)
+        dra.extend(dra_found)
+    # Claims link across files: a template in one file serves a pod in another.
+    objects, dra_objects = link_claims(objects, dra)
+    return CheckResult(objects, errors, dra_objects)
 
 
 def check_texts(

@@ -17,6 +17,16 @@ from designer.k8s.design.convert import (
     design_from_pod,
     design_to_pod,
 )
+from designer.k8s.design.dra import (
+    CLAIM_NAME,
+    COMMON_SELECTORS,
+    DRA_CHOICES,
+    CommonSelector,
+    DraClaim,
+    DraDesign,
+    dra_design,
+    explain_dra,
+)
 from designer.k8s.design.explain import (
     EXPLAINERS,
     MSG_HPA_NO_CPU,
@@ -67,6 +77,8 @@ from designer.k8s.design.model import (
     preset_design,
 )
 from designer.k8s.design.planning import (
+    DRA_MODE,
+    DraAlternative,
     GpuChoice,
     HeadroomChoice,
     NodeChoice,
@@ -97,10 +109,18 @@ from designer.k8s.design.workload_types import (
 )
 
 __all__ = [
+    "CLAIM_NAME",
+    "COMMON_SELECTORS",
     "COMPLETION_INDEX_FIELD",
+    "CommonSelector",
     "ContainerDesign",
+    "DRA_CHOICES",
+    "DRA_MODE",
     "Design",
     "DesignError",
+    "DraAlternative",
+    "DraClaim",
+    "DraDesign",
     "EXPLAINERS",
     "EXPORT_KINDS",
     "ExportKind",
@@ -139,8 +159,10 @@ __all__ = [
     "design_from_pod",
     "design_hints",
     "design_to_pod",
+    "dra_design",
     "duration_text",
     "effective_kind",
+    "explain_dra",
     "explain_export",
     "export_kind",
     "export_objects",

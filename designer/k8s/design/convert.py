@@ -7,6 +7,7 @@ import shlex
 from typing import Any
 
 from designer.k8s.core import Container, MessageError, Pod, Quantity, gettext_noop
+from designer.k8s.design.dra import apply_claims
 from designer.k8s.design.export import ExportSettings
 from designer.k8s.design.model import (
     DEFAULT_GPU_RESOURCE,
@@ -159,6 +160,8 @@ def _pod_object(design: Design) -> dict[str, Any]:
         spec.pop("tolerations", None)
 
     _set_shm(spec, design.shm_size.strip())
+    # GPUs through a DRA claim: claims replace the extended resource (design/dra.py).
+    apply_claims(design, spec)
     obj["spec"] = spec
     return obj
 

@@ -192,6 +192,8 @@ class PodFacts:
     manifest: dict[str, Any]
     defaulted: Pod | None
     requests: dict[str, Quantity]
+    # Devices the pod gets through DRA claims (design/dra.py): GPUs too, though not requests.
+    claim_devices: int = 0
 
     @classmethod
     def of(cls, pod_manifest: dict[str, Any]) -> PodFacts:
@@ -209,7 +211,8 @@ class PodFacts:
     def gpus(self) -> int:
         """Whole GPUs the pod requests (any GPU resource); 0 when none or unreadable."""
         total = requested_gpus(self.requests)
-        return int(total) if total.denominator == 1 and total > 0 else 0
+        whole = int(total) if total.denominator == 1 and total > 0 else 0
+        return whole + self.claim_devices
 
     @functools.cached_property
     def cpu_request_missing(self) -> list[int]:

@@ -9,13 +9,14 @@ kept with the choice field it belongs to, so the page can show it beside that in
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from designer.k8s.apiserver import pod_with_defaults
 from designer.k8s.core import Message, MessageError, Pod, Quantity, QuantityError, gettext_noop
 from designer.k8s.design.headroom import Headroom, HeadroomError, memory_headroom
+from designer.k8s.dra import collect
 from designer.k8s.gpu import (
     SHARING_MODES,
     GpuSharing,
@@ -36,17 +37,40 @@ from designer.k8s.scheduler import (
     PROVIDERS,
     FitResult,
     NodeInfo,
+    claims_fit,
+    dra_inputs,
     fit,
     node_from_capacity,
     node_from_catalog,
     node_from_manifest,
+    with_claims,
+    without_slices,
 )
 
 MAX_NODE_YAML = 200_000
+# GPUs through Dynamic Resource Allocation (a ResourceClaimTemplate, resource.k8s.io/v1,
+# Kubernetes 1.34+) instead of a device plugin's extended resource: design/dra.py.
+DRA_MODE = "dra"
+MAX_DRA_SELECTORS = 8
+MAX_DRA_ALTERNATIVES = 7  # firstAvailable holds at most 8, the main choice included
+
+
+class DraAlternative(BaseModel):
+    """A fallback for the claim (``firstAvailable``, DRAPrioritizedList, beta in 1.34): the
+    scheduler takes the first alternative it can satisfy on a node."""
+
+    model_config = ConfigDict(extra="forbid")
+    device_class: str = "gpu.nvidia.com"
+    count: str = "1"
+    product: str = ""
+    min_memory: str = ""
+    mig_profile: str = ""
+    selectors: list[str] = Field(default_factory=list, max_length=MAX_DRA_SELECTORS)
 
 
 class GpuChoice(BaseModel):
-    """How the main container's GPUs are shared (see gpu.SHARING_MODES)."""
+    """How the main container's GPUs are shared (see gpu.SHARING_MODES), or claimed through
+    Dynamic Resource Allocation (``mode: "dra"``, see design/dra.py)."""
 
     model_config = ConfigDict(extra="forbid")
     mode: str = "whole"
@@ -54,12 +78,29 @@ class GpuChoice(BaseModel):
     memory_gb: str = ""  # "I need about 20 GB of GPU memory"
     profile: str = ""  # MIG profile picked (or derived from memory_gb)
     rename_shared: bool = False  # device plugin renameByDefault: nvidia.com/gpu.shared
+    # --- mode "dra" ---
+    device_class: str = "gpu.nvidia.com"  # DeviceClass (gpu.nvidia.com, mig.nvidia.com, ...)
+    count: str = ""  # devices per pod; "" = the GPU container's gpus
+    allocation_mode: Literal["ExactCount", "All"] = "ExactCount"
+    product: str = ""  # selector: productName equals
+    min_memory: str = ""  # selector: memory capacity at least (40Gi; a bare number is Gi)
+    mig_profile: str = ""  # selector: MIG profile equals (1g.10gb)
+    selectors: list[str] = Field(default_factory=list, max_length=MAX_DRA_SELECTORS)  # typed CEL
+    first_available: list[DraAlternative] = Field(
+        default_factory=list, max_length=MAX_DRA_ALTERNATIVES
+    )
+    # Containers that use the GPU container's claim too (they then see the same devices).
+    shared_by: list[str] = Field(default_factory=list)
+    # "template": one claim per pod (ResourceClaimTemplate); "claim": one ResourceClaim that
+    # every pod (every replica) shares.
+    claim_source: Literal["template", "claim"] = "template"
 
     @field_validator("mode")
     @classmethod
     def _known_mode(cls, value: str) -> str:
-        if value not in SHARING_MODES:
-            raise ValueError(f"unknown GPU sharing mode; choose one of {', '.join(SHARING_MODES)}")
+        if value not in SHARING_MODES and value != DRA_MODE:
+            modes = ", ".join([*SHARING_MODES, DRA_MODE])
+            raise ValueError(f"unknown GPU sharing mode; choose one of {modes}")
         return value
 
     @field_validator("model")
@@ -97,6 +138,8 @@ class NodeChoice(BaseModel):
     gpu_replicas: str = ""  # time-slicing / MPS replicas per GPU
     cpu_cfs_quota: bool = True
     cpu_cfs_quota_period: str = ""  # "" = the kubelet default, 100ms
+    # kubectl get resourceslices -o yaml: the node's devices for a DRA design's claims.
+    resource_slices: str = ""
 
 
 class HeadroomChoice(BaseModel):
@@ -249,7 +292,10 @@ def mig_profile_for(choice: GpuChoice) -> tuple[MigProfile | None, tuple[str, Me
 def gpu_resource_name(
     choice: GpuChoice,
 ) -> tuple[str | None, MigProfile | None, tuple[str, Message] | None]:
-    """The extended resource the main container requests under this sharing choice."""
+    """The extended resource the main container requests under this sharing choice (none
+    with DRA: the GPUs come from a claim)."""
+    if choice.mode == DRA_MODE:
+        return None, None, None
     if choice.mode not in SHARING_MODES:
         return None, None, ("gpu.mode", _message(gettext_noop("Unknown GPU sharing mode.")))
     profile, problem = mig_profile_for(choice)
@@ -403,10 +449,13 @@ def plan(
     *,
     defaulted: Pod | None = None,
     qos: QosResult | None = None,
+    claim_objects: tuple[dict[str, Any], ...] = (),
 ) -> Plan:
     """Everything the GPU, node and headroom panels show for a pod and the user's choices.
 
-    ``defaulted`` and ``qos`` (from the pod's report) spare computing them again."""
+    ``defaulted`` and ``qos`` (from the pod's report) spare computing them again.
+    ``claim_objects`` are the ResourceClaimTemplates (or ResourceClaims) a DRA design
+    exports: with ``node.resource_slices`` the fit allocates them from the node's devices."""
     defaulted = defaulted or pod_with_defaults(pod)
     problems: dict[str, Message] = {}
     mig = mig_choice(gpu)
@@ -451,6 +500,17 @@ def plan(
             field_name = "node.ds_cpu" if "cpu" in str(exc) else "node.ds_memory"
             problems[field_name] = _error_message(exc)
             fit_result = fit(defaulted, node_info, None, apply_defaults=False)
+        if node.resource_slices.strip():
+            try:
+                objects = dra_inputs(node.resource_slices, None)
+            except (ValueError, ManifestError) as exc:
+                problems["node.resource_slices"] = _error_message(exc)
+            else:
+                objects.extend(collect([(("design", 0), o) for o in claim_objects]))
+                fit_result = with_claims(fit_result, claims_fit(defaulted, node_info, objects))
+        elif claim_objects:
+            names = [c.name or "" for c in defaulted.spec.resource_claims or []]
+            fit_result = without_slices(fit_result, names)
 
     proposal, problem = headroom_proposal(headroom, shm)
     if problem:

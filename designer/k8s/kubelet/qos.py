@@ -225,6 +225,10 @@ R_REQUEST_DIFFERS = gettext_noop(
     "%(who)s: %(resource)s request %(request)s differs from limit %(limit)s."
 )
 R_SUMS_DIFFER = gettext_noop("The summed cpu and memory requests differ from the summed limits.")
+R_CLAIMS_IGNORED = gettext_noop(
+    "The pod's resource claims (%(claims)s) get devices through Dynamic Resource Allocation; "
+    "devices are not cpu or memory, so the claims do not change the QoS class."
+)
 
 
 def _who(c: Container, path: str) -> Message:
@@ -285,9 +289,25 @@ def pod_qos(
         reasons.extend(_guaranteed_reasons(defaulted, pod_level, spec_path))
     else:
         reasons.extend(_burstable_reasons(defaulted, pod_level, spec_path))
+    reasons.extend(_claims_reasons(defaulted, spec_path))
     return QosResult(
         qos_class, reasons, EVICTION_RANK[qos_class], Message(EVICTION_PRIORITY[qos_class], {})
     )
+
+
+def _claims_reasons(pod: Pod, spec_path: str) -> list[QosReason]:
+    """ComputePodQOS reads requests and limits only: DRA claims never count."""
+    names = [c.name for c in pod.spec.resource_claims or [] if c.name]
+    if not names:
+        return []
+    claims = ", ".join(names)
+    return [
+        QosReason(
+            "claims_ignored",
+            Message(R_CLAIMS_IGNORED, {"claims": claims}),
+            field=f"{spec_path}.resourceClaims",
+        )
+    ]
 
 
 def _unreadable_reasons(

@@ -252,6 +252,8 @@ class FitResult:
     notes: tuple[Message, ...]
     # Requests that cannot be read: the counts that depend on them are not computed (None).
     unreadable: tuple[Unreadable, ...] = ()
+    # The DRA part (dra_fit.ClaimsFit) when the pod has resource claims.
+    claims: Any = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -268,6 +270,7 @@ class FitResult:
             "notes": [n.text for n in self.notes],
             "noteDetails": [n.as_dict() for n in self.notes],
             "cannotCompute": [u.as_dict() for u in self.unreadable],
+            "claims": self.claims.as_dict() if self.claims is not None else None,
         }
 
 
