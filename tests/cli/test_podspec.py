@@ -68,6 +68,8 @@ def test_valid_pod_exits_0_and_prints_the_documented_json_shape(tmp_path: Path) 
         "errors": [],
         "warnings": [],
         "qosReasons": obj["qosReasons"],
+        "admission": None,
+        "versionNotes": [],
     }
     assert obj["qosReasons"]
 

@@ -264,7 +264,18 @@ def test_render_answers_yaml_qos_and_validation(client: Client) -> None:
     assert response.status_code == 200
     body = response.json()
     RenderOut.model_validate(body)
-    assert set(body) == {"yaml", "kind", "qosClass", "qosReasons", "errors", "warnings", "totals"}
+    assert set(body) == {
+        "yaml",
+        "kind",
+        "qosClass",
+        "qosReasons",
+        "errors",
+        "warnings",
+        "totals",
+        "kubernetesVersion",
+        "versionNotes",
+    }
+    assert body["kubernetesVersion"] == "1.35"
     assert body["kind"] == "Deployment"  # online inference exports as a Deployment by default
     assert body["qosClass"] == "Guaranteed"
     assert body["qosReasons"]
@@ -369,8 +380,15 @@ def test_openapi_describes_both_endpoints_with_models(client: Client) -> None:
     checked = schemas["CheckedObjectOut"]["properties"]
     for name in ("file", "document", "path", "kind", "qosClass", "effectiveRequests", "qosReasons"):
         assert name in checked
-    assert "Design" in schemas
+    # The render body is a design plus the cluster's version next to its fields.
+    assert "kubernetesVersion" in schemas["RenderIn"]["properties"]
+    assert "containers" in schemas["RenderIn"]["properties"]
     assert "RenderOut" in schemas
+    params = {p["name"]: p for p in analyze["parameters"]}
+    assert set(params) == {"kubernetesVersion", "namespace"}
+    assert all(p["in"] == "query" for p in params.values())
+    assert "admission" in checked and "versionNotes" in checked
+    assert "from" in schemas["DefaultedOut"]["properties"]
 
 
 def test_docs_page_lists_endpoints_with_examples_and_no_cdn(client: Client) -> None:

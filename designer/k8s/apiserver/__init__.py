@@ -15,6 +15,39 @@ from designer.k8s.apiserver.pod import (
     ValidationResult,
     validate_pod,
 )
+from designer.k8s.apiserver.policy import (
+    LimitRange,
+    LimitRangeItem,
+    PolicyObject,
+    ResourceQuota,
+    ScopeRequirement,
+    decode_limit_range,
+    decode_resource_quota,
+    go_float_f,
+    validate_limit_range,
+    validate_resource_quota,
+)
+from designer.k8s.apiserver.status import (
+    aggregate,
+    forbidden_message,
+    invalid_message,
+)
+from designer.k8s.apiserver.version_notes import (
+    VersionNote,
+    version_notes,
+)
+from designer.k8s.apiserver.versions import (
+    DEFAULT_VERSION,
+    LATEST,
+    SUPPORTED_VERSIONS,
+    VERSION_DIFFERENCES,
+    ClusterVersion,
+    VersionDifference,
+    cluster_version,
+    dra_api_version,
+    dra_api_versions,
+    parse_kubernetes_version,
+)
 from designer.k8s.apiserver.workloads import (
     INT_RE,
     OmitValueError,
@@ -26,7 +59,32 @@ from designer.k8s.apiserver.workloads import (
 )
 
 __all__ = [
+    "DEFAULT_VERSION",
     "INT_RE",
+    "LATEST",
+    "LimitRange",
+    "LimitRangeItem",
+    "PolicyObject",
+    "ResourceQuota",
+    "ScopeRequirement",
+    "aggregate",
+    "decode_limit_range",
+    "decode_resource_quota",
+    "forbidden_message",
+    "go_float_f",
+    "invalid_message",
+    "validate_limit_range",
+    "validate_resource_quota",
+    "SUPPORTED_VERSIONS",
+    "VERSION_DIFFERENCES",
+    "ClusterVersion",
+    "VersionDifference",
+    "VersionNote",
+    "cluster_version",
+    "dra_api_version",
+    "dra_api_versions",
+    "parse_kubernetes_version",
+    "version_notes",
     "OmitValueError",
     "ValidationResult",
     "int_or_percent_value",

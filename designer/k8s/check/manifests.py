@@ -6,12 +6,20 @@ The CLI and ``POST /api/v1/analyze`` both print ``check_texts``'s result, so the
 from __future__ import annotations
 
 import gc
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 
-from designer.k8s.apiserver import pod_from_parts, pod_with_defaults
+from designer.k8s.admission import Admission
+from designer.k8s.apiserver import (
+    ClusterVersion,
+    VersionNote,
+    cluster_version,
+    pod_from_parts,
+    pod_with_defaults,
+)
+from designer.k8s.check.admission import FoundPolicy, PolicyReport, apply_policies, is_policy
 from designer.k8s.core import FieldError, name_is_dns_subdomain
 from designer.k8s.design import PodReport, failed_report, pod_report
 from designer.k8s.kubelet import pod_qos
@@ -83,6 +91,10 @@ class CheckedObject:
     file: str
     workload: Workload
     report: PodReport
+    # Set by check.admission: the pod after its namespace's admission (None: no policy), and
+    # what the chosen Kubernetes version does differently to it.
+    admission: Admission | None = None
+    version_notes: tuple[VersionNote, ...] = field(default_factory=tuple)
 
     def as_dict(self) -> dict[str, Any]:
         w = self.workload
@@ -94,6 +106,8 @@ class CheckedObject:
             "name": w.name,
             "namespace": w.namespace,
             **self.report.as_dict(),
+            "admission": self.admission.as_dict() if self.admission else None,
+            "versionNotes": [n.as_dict() for n in self.version_notes],
         }
 
 
@@ -163,19 +177,22 @@ def _memo_key(workload: Workload) -> bytes | None:
 
 
 def check_workload(
-    file: str, workload: Workload, memo: dict[bytes, PodReport] | None = None
+    file: str,
+    workload: Workload,
+    memo: dict[bytes, PodReport] | None = None,
+    version: ClusterVersion | None = None,
 ) -> CheckedObject:
     """One workload's report; with ``memo``, identical pod templates are checked once."""
     key = _memo_key(workload) if memo is not None else None
     if key is not None and memo is not None and key in memo:
         return CheckedObject(file, workload, memo[key])
-    report = _report(workload)
+    report = _report(workload, version)
     if key is not None and memo is not None:
         memo[key] = report
     return CheckedObject(file, workload, report)
 
 
-def _report(workload: Workload) -> PodReport:
+def _report(workload: Workload, version: ClusterVersion | None = None) -> PodReport:
     meta_path = metadata_path(workload)
     pod, errors = pod_from_parts(
         workload.pod_metadata,
@@ -191,6 +208,7 @@ def _report(workload: Workload) -> PodReport:
         spec_path=workload.pod_spec_path,
         metadata_path=meta_path,
         template=workload.kind != "Pod",
+        version=version,
     )
 
 
@@ -227,43 +245,114 @@ def _undecodable_report(workload: Workload, errors: list[FieldError]) -> PodRepo
 
 
 def check_text(
-    file: str, text: str | bytes, *, max_bytes: int = MAX_INPUT_BYTES
+    file: str,
+    text: str | bytes,
+    *,
+    max_bytes: int = MAX_INPUT_BYTES,
+    kubernetes_version: str | None = None,
+    namespace: str | None = None,
 ) -> tuple[list[CheckedObject], list[dict[str, Any]]]:
-    """Objects found in one file and what could not be read, with file and document."""
+    """Objects found in one file and what could not be read, with file and document; the
+    file's LimitRanges and ResourceQuotas apply to its workloads (see check_inputs)."""
+    result = check_inputs(
+        [(file, text)],
+        max_bytes=max_bytes,
+        kubernetes_version=kubernetes_version,
+        namespace=namespace,
+    )
+    return result.objects, result.errors
+
+
+def _check_text(
+    file: str,
+    text: str | bytes,
+    max_bytes: int,
+    version: ClusterVersion | None = None,
+    policies: list[FoundPolicy] | None = None,
+) -> tuple[list[CheckedObject], list[dict[str, Any]]]:
     # A parsed manifest is a large tree of acyclic, long-lived objects: the cyclic garbage
     # collector would walk it again and again while parsing and reporting allocate (a third
     # of the time on a 10,000-pod List) and find nothing to free, so it pauses meanwhile.
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _check_text(file, text, max_bytes)
+        return _check_documents(file, text, max_bytes, version, policies)
     finally:
         if enabled:
             gc.enable()
 
 
-def _check_text(
-    file: str, text: str | bytes, max_bytes: int
+def _check_documents(
+    file: str,
+    text: str | bytes,
+    max_bytes: int,
+    version: ClusterVersion | None,
+    policies: list[FoundPolicy] | None,
 ) -> tuple[list[CheckedObject], list[dict[str, Any]]]:
     try:
         documents = read_documents(text, max_bytes=max_bytes)
     except ManifestError as exc:
         return [], [{"file": file, "document": None, "message": str(exc)}]
-    workloads, read_errors = find_workloads(documents)
+    scan = find_workloads(documents)
+    workloads, read_errors = scan
+    if policies is not None:
+        policies += [FoundPolicy(file, s) for s in scan.skipped if is_policy(s)]
     memo: dict[bytes, PodReport] = {}
-    objects = [check_workload(file, w, memo) for w in workloads]
+    objects = [check_workload(file, w, memo, version) for w in workloads]
     errors = [{"file": file, "document": e.document, "message": e.message} for e in read_errors]
     return objects, errors
 
 
-def check_texts(
-    inputs: list[tuple[str, str | bytes]], *, max_bytes: int = MAX_INPUT_BYTES
-) -> dict[str, Any]:
-    """The ``--format json`` document for several files."""
+@dataclass
+class CheckResult:
+    """Everything ``podspec check`` reports for some inputs."""
+
+    objects: list[CheckedObject]
+    errors: list[dict[str, Any]]
+    policies: list[PolicyReport]
+    kubernetes_version: str
+    namespace: str | None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "objects": [o.as_dict() for o in self.objects],
+            "errors": self.errors,
+            "policies": [p.as_dict() for p in self.policies],
+            "kubernetesVersion": self.kubernetes_version,
+        }
+
+
+def check_inputs(
+    inputs: list[tuple[str, str | bytes]],
+    *,
+    max_bytes: int = MAX_INPUT_BYTES,
+    kubernetes_version: str | None = None,
+    namespace: str | None = None,
+) -> CheckResult:
+    """Every input checked for one Kubernetes version (default: the newest supported); the
+    LimitRanges and ResourceQuotas found in any of them apply to the workloads of their
+    namespace (``namespace`` for objects without one; ``default`` when None). Raises
+    ValueError for an unsupported version."""
+    version = cluster_version(kubernetes_version)
     objects: list[CheckedObject] = []
     errors: list[dict[str, Any]] = []
+    found: list[FoundPolicy] = []
     for file, text in inputs:
-        found, failed = check_text(file, text, max_bytes=max_bytes)
-        objects += found
+        checked, failed = _check_text(file, text, max_bytes, version, found)
+        objects += checked
         errors += failed
-    return {"objects": [o.as_dict() for o in objects], "errors": errors}
+    objects, reports = apply_policies(objects, found, version=version, namespace=namespace)
+    return CheckResult(objects, errors, reports, str(version.version), namespace)
+
+
+def check_texts(
+    inputs: list[tuple[str, str | bytes]],
+    *,
+    max_bytes: int = MAX_INPUT_BYTES,
+    kubernetes_version: str | None = None,
+    namespace: str | None = None,
+) -> dict[str, Any]:
+    """The ``--format json`` document for several files."""
+    return check_inputs(
+        inputs, max_bytes=max_bytes, kubernetes_version=kubernetes_version, namespace=namespace
+    ).as_dict()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from designer.k8s.apiserver import validate_objects
+from designer.k8s.apiserver import ClusterVersion, validate_objects
 from designer.k8s.core import FieldError, FieldWarning, Pod
 from designer.k8s.design.actions import apply_gpu_choice
 from designer.k8s.design.canonical import pod_manifest
@@ -83,13 +83,14 @@ def _own(objects: list[dict[str, Any]], problems: list[tuple[int, Any]]) -> list
     ]
 
 
-def render_design(design: Design) -> Rendered:
-    """Render a design; raises DesignError when its kept manifest fields cannot form a Pod."""
+def render_design(design: Design, *, version: ClusterVersion | None = None) -> Rendered:
+    """Render a design; raises DesignError when its kept manifest fields cannot form a Pod.
+    ``version`` answers for that Kubernetes release (None: the newest the engine models)."""
     if design.gpu.mode != "whole":
         # A sharing mode decides the GPU container's resource name (MIG slice, .shared).
         design = apply_gpu_choice(design)
     pod = design_to_pod(design)
-    report = pod_report(pod, workload=design.workload)
+    report = pod_report(pod, workload=design.workload, version=version)
     facts = PodFacts(pod_manifest(pod), report.defaulted, report.requests)
     kind = effective_kind(design.export, design.workload)
     objects = export_objects(facts, design.export, design.workload)

@@ -1,0 +1,224 @@
+"""``podspec check``'s namespace step: the LimitRanges and ResourceQuotas of the input,
+applied to the workloads of their namespace, and what the chosen Kubernetes version changes.
+
+The policy objects come from the same input as the workloads (any file, any document, the
+items of a ``kubectl get limitrange,resourcequota,pods -o yaml`` List). Each is decoded and
+validated as the API server would (apiserver.decode_limit_range / decode_resource_quota); an
+invalid one is reported with the API server's message and not applied. A policy without a
+namespace, and a workload without one, belong to ``--namespace`` (default: ``default``), as
+``kubectl apply -n`` would create them.
+
+A ResourceQuota read from the cluster carries ``status.hard``/``status.used``, which is what
+admission compares with. One written by hand has no status yet; the quota controller would
+set ``status.hard`` to ``spec.hard`` and ``status.used`` to what the namespace's pods use, so
+that is what is assumed here, counting the Pods of the input that already run (they carry a
+``status``, as ``kubectl get pods -o yaml`` prints them).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from designer.k8s.admission import (
+    MULTIPLICITY,
+    Admission,
+    NamespacePolicy,
+    admit,
+    pod_name,
+    pods_at_once,
+    usage_stats,
+)
+from designer.k8s.apiserver import (
+    ClusterVersion,
+    PolicyObject,
+    ResourceQuota,
+    decode_limit_range,
+    decode_resource_quota,
+    version_notes,
+)
+from designer.k8s.core import Pod, Quantity
+from designer.k8s.kubelet import compute_qos_class
+from designer.k8s.manifest import Skipped
+
+if TYPE_CHECKING:
+    from designer.k8s.check.manifests import CheckedObject
+
+DEFAULT_NAMESPACE = "default"
+POLICY_KINDS = ("LimitRange", "ResourceQuota")
+DECODERS: dict[str, Callable[..., PolicyObject]] = {
+    "LimitRange": decode_limit_range,
+    "ResourceQuota": decode_resource_quota,
+}
+
+
+@dataclass(frozen=True)
+class FoundPolicy:
+    """A LimitRange/ResourceQuota document of the input, before it is decoded."""
+
+    file: str
+    skipped: Skipped
+
+
+@dataclass(frozen=True)
+class PolicyReport:
+    file: str
+    document: int
+    path: str
+    policy: PolicyObject
+    used_from: str | None = None  # quotas: "status", or "input" when status was computed
+
+    def as_dict(self) -> dict[str, Any]:
+        p = self.policy
+        out: dict[str, Any] = {
+            "file": self.file,
+            "document": self.document,
+            "path": self.path,
+            "kind": p.kind,
+            "name": p.name or None,
+            "namespace": p.namespace,
+            "applied": p.ok,
+            "errors": [e.as_dict() for e in p.errors],
+            "message": p.message,
+        }
+        if p.kind == "ResourceQuota":
+            out["usedFrom"] = self.used_from
+        return out
+
+
+def is_policy(skipped: Skipped) -> bool:
+    return skipped.kind in POLICY_KINDS and isinstance(skipped.obj, dict)
+
+
+def effective_namespace(namespace: str | None, flag: str | None) -> str:
+    return namespace or flag or DEFAULT_NAMESPACE
+
+
+def _live(meta: Any, obj: dict[str, Any]) -> bool:
+    """A pod the cluster already runs (as kubectl get prints it), so quota counts it."""
+    return isinstance(obj.get("status"), dict) or (
+        isinstance(meta, dict) and any(meta.get(k) for k in ("uid", "resourceVersion"))
+    )
+
+
+def _pod_status(obj: Any) -> dict[str, Any]:
+    status = obj.get("status") if isinstance(obj, dict) else None
+    return status if isinstance(status, dict) else {}
+
+
+def _with_status(
+    quota: ResourceQuota,
+    running: list[tuple[Pod, dict[str, Any], dict[str, Any]]],
+    version: ClusterVersion,
+) -> ResourceQuota:
+    """A hand-written quota as the quota controller would first write its status."""
+
+    def qos_of(p: Pod) -> str | None:
+        return compute_qos_class(p, require_pod_level_values=version.qos_requires_pod_level_values)
+
+    used = usage_stats(running, quota, version, qos_of)
+    zero = Quantity.parse("0")
+    return dataclasses.replace(
+        quota,
+        status_hard=dict(quota.hard),
+        status_used={k: used.get(k, zero) for k in quota.hard},
+    )
+
+
+def namespace_policies(
+    found: list[FoundPolicy],
+    objects: list[CheckedObject],
+    version: ClusterVersion,
+    namespace: str | None,
+) -> tuple[dict[str, NamespacePolicy], list[PolicyReport]]:
+    """The accepted policy of each namespace, and a report for every policy object."""
+    running: dict[str, list[tuple[Pod, dict[str, Any], dict[str, Any]]]] = {}
+    for o in objects:
+        w = o.workload
+        if w.kind == "Pod" and o.report.defaulted is not None and _live(w.pod_metadata, w.obj):
+            ns = effective_namespace(w.namespace, namespace)
+            running.setdefault(ns, []).append(
+                (o.report.defaulted, w.pod_metadata or {}, _pod_status(w.obj))
+            )
+    reports: list[PolicyReport] = []
+    limit_ranges: dict[str, list[Any]] = {}
+    quotas: dict[str, list[ResourceQuota]] = {}
+    for f in found:
+        s = f.skipped
+        decoded = DECODERS[s.kind](s.obj, namespace=effective_namespace(None, namespace))
+        used_from = None
+        if decoded.ok and decoded.limit_range is not None:
+            limit_ranges.setdefault(decoded.namespace, []).append(decoded.limit_range)
+        elif decoded.ok and decoded.quota is not None:
+            quota = decoded.quota
+            used_from = "status"
+            if quota.status_hard is None:
+                quota = _with_status(quota, running.get(decoded.namespace, []), version)
+                used_from = "input"
+            quotas.setdefault(decoded.namespace, []).append(quota)
+        reports.append(PolicyReport(f.file, s.document, s.path, decoded, used_from))
+    spaces = set(limit_ranges) | set(quotas)
+    policies = {
+        ns: NamespacePolicy(ns, tuple(limit_ranges.get(ns, ())), tuple(quotas.get(ns, ())))
+        for ns in spaces
+    }
+    return policies, reports
+
+
+def apply_policies(
+    objects: list[CheckedObject],
+    found: list[FoundPolicy],
+    *,
+    version: ClusterVersion,
+    namespace: str | None = None,
+) -> tuple[list[CheckedObject], list[PolicyReport]]:
+    """Every object with its admission (None where no policy applies) and version notes."""
+    policies, reports = namespace_policies(found, objects, version, namespace)
+    notes_memo: dict[int, tuple[Any, ...]] = {}
+    admission_memo: dict[tuple[Any, ...], Admission] = {}
+    out = []
+    for o in objects:
+        report = o.report
+        w = o.workload
+        notes: tuple[Any, ...] = ()
+        if report.pod is not None and version.version is not None:
+            key = id(report)
+            if key not in notes_memo:
+                notes_memo[key] = tuple(
+                    version_notes(report.pod, version, spec_path=w.pod_spec_path)
+                )
+            notes = notes_memo[key]
+        admission = None
+        policy = policies.get(effective_namespace(w.namespace, namespace))
+        if policy is not None and report.pod is not None and report.defaulted is not None:
+            replicas = pods_at_once(w.kind, w.obj)
+            name = (w.pod_metadata or {}).get("name") if w.kind == "Pod" else None
+            memo_key = (id(report), policy.namespace, w.kind, replicas, name, _owner_name(w))
+            admission = admission_memo.get(memo_key)
+            if admission is None:
+                admission = admit(
+                    report.pod,
+                    report.defaulted,
+                    policy,
+                    version=version,
+                    spec_path=w.pod_spec_path,
+                    replicas=replicas,
+                    written_qos=report.qos_class,
+                    pod_name=_namer(w, name),
+                )
+                admission_memo[memo_key] = admission
+        out.append(dataclasses.replace(o, admission=admission, version_notes=notes))
+    return out, reports
+
+
+def _owner_name(w: Any) -> str | None:
+    return w.name if w.kind in MULTIPLICITY else None
+
+
+def _namer(w: Any, name: Any) -> Callable[[int], str | None]:
+    def named(ordinal: int) -> str | None:
+        return pod_name(w.kind, w.obj, name if isinstance(name, str) else None, ordinal)
+
+    return named
