@@ -29,17 +29,22 @@ from designer.k8s.admission.limitranger import (
     validate,
     validate_all,
 )
+from designer.k8s.admission.limitranger import (
+    handles as limit_ranger_handles,
+)
 from designer.k8s.admission.quota import (
     COUNT_PODS,
     LimitedResource,
     QuotaCheck,
     QuotaDenial,
     Room,
+    add_lists,
     advanced_usage,
     check_request,
     compute_usage,
     constraints,
     is_quota_pod,
+    mask,
     matches,
     matching_resources,
     matching_scopes,
@@ -48,6 +53,9 @@ from designer.k8s.admission.quota import (
     room,
     scope_matches,
     usage_stats,
+)
+from designer.k8s.admission.quota import (
+    handles as quota_handles,
 )
 from designer.k8s.admission.replicas import (
     MULTIPLICITY,
@@ -74,6 +82,7 @@ __all__ = [
     "QuotaDenial",
     "QuotaRoom",
     "Room",
+    "add_lists",
     "admit",
     "advanced_usage",
     "check_request",
@@ -81,6 +90,8 @@ __all__ = [
     "constraints",
     "default_requirements",
     "is_quota_pod",
+    "limit_ranger_handles",
+    "mask",
     "matches",
     "matching_resources",
     "matching_scopes",
@@ -92,6 +103,7 @@ __all__ = [
     "pod_usage",
     "pods_at_once",
     "pretty_print",
+    "quota_handles",
     "ratio_constraint",
     "room",
     "scope_matches",

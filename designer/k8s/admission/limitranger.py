@@ -80,6 +80,26 @@ class Mutation:
     annotation: str | None = None
 
 
+# --- which requests the plugin looks at --------------------------------------------------------
+
+
+def handles(
+    kind: str, operation: str, subresource: str = "", *, old_deleting: bool = False
+) -> bool:
+    """SupportsAttributes + runLimitFunc's guard: pods and PVCs on CREATE, a pod's
+    ``resize`` UPDATE; never other subresources, a plain pod UPDATE, or an object whose stored
+    version is being deleted."""
+    if old_deleting:
+        return False
+    if subresource == "resize" and kind == "Pod" and operation == "UPDATE":
+        return True
+    if subresource:
+        return False
+    if kind == "Pod" and operation == "UPDATE":
+        return False
+    return kind in ("Pod", "PersistentVolumeClaim") and operation in ("CREATE", "UPDATE")
+
+
 # --- mutation ---------------------------------------------------------------------------------
 
 

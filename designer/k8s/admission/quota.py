@@ -284,6 +284,18 @@ def matches(quota: ResourceQuota, pod: Pod, qos_class: str | None) -> bool:
 # --- the admission check ---------------------------------------------------------------------
 
 
+def handles(operation: str, subresource: str, old: Pod | None, new: Pod | None) -> bool:
+    """podEvaluator.Handles: CREATE; an UPDATE that adds or removes activeDeadlineSeconds
+    (so Terminating/NotTerminating usage moves); the ``resize`` subresource's UPDATE."""
+    if subresource == "":
+        if operation == "CREATE":
+            return True
+        if operation == "UPDATE" and old is not None and new is not None:
+            return is_terminating(old) != is_terminating(new)
+        return False
+    return subresource == "resize" and operation == "UPDATE"
+
+
 def constraints(required: list[str], pod: Pod, version: ClusterVersion) -> str | None:
     """podEvaluator.Constraints: ``must specify ...`` or None."""
     if version.pod_level_resources and is_pod_level_resources_set(pod):
@@ -345,6 +357,8 @@ class QuotaCheck:
     matched: list[ResourceQuota] = field(default_factory=list)
     denials: list[QuotaDenial] = field(default_factory=list)
     usage: ResourceMap = field(default_factory=dict)
+    # status.used the admission writes back, by quota name (when the pod is admitted).
+    new_used: dict[str, ResourceMap] = field(default_factory=dict)
 
 
 def check_request(
@@ -432,6 +446,8 @@ def check_request(
             out.denials.append(QuotaDenial(q.ref, message))
             if stop_at_first:
                 return out
+            continue
+        out.new_used[q.name] = add_lists(q_used, requested)
     return out
 
 
