@@ -224,8 +224,21 @@ class PolicyObject:
 _TYPE_NAMES = {dict: "object", list: "array", str: "string"}
 
 
-def _type_error(path: str, expected: type) -> FieldError:
-    return FieldError(path, "FieldValueTypeInvalid", f"must be of type {_TYPE_NAMES[expected]}")
+def _json_type(value: Any) -> Unquoted:
+    """The JSON type found, as the decoding errors of the Pod name it (apiserver.decode)."""
+    if isinstance(value, bool):
+        return Unquoted("bool")
+    if isinstance(value, int | float):
+        return Unquoted("number")
+    for t, name in ((str, "string"), (dict, "object"), (list, "array")):
+        if isinstance(value, t):
+            return Unquoted(name)
+    return Unquoted("null")
+
+
+def _type_error(path: str, expected: type, value: Any) -> FieldError:
+    message = f"must be of type {_TYPE_NAMES[expected]}"
+    return FieldError(path, "FieldValueTypeInvalid", message, _json_type(value))
 
 
 class _Decoder:
@@ -237,7 +250,7 @@ class _Decoder:
         if value is None:
             return None
         if isinstance(value, bool) or not isinstance(value, expected):
-            self.errors.append(_type_error(path, expected))
+            self.errors.append(_type_error(path, expected, value))
             return None
         return value
 
