@@ -3,6 +3,8 @@ release (apiserver.versions, passed down to defaulting, validation and QoS)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from designer.k8s.apiserver import (
@@ -144,3 +146,13 @@ def test_no_version_keeps_todays_answers() -> None:
         == pod_with_defaults(pod, version=LATEST)
     )
     assert version_notes(pod, LATEST) == []
+
+
+def test_the_readme_documents_every_difference_with_its_source() -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    for d in VERSION_DIFFERENCES:
+        row = next(
+            (line for line in readme.splitlines() if line.startswith(f"| {d.topic} |")), None
+        )
+        assert row is not None, d.topic
+        assert d.source in row
