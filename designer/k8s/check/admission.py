@@ -134,14 +134,23 @@ def namespace_policies(
     namespace: str | None,
 ) -> tuple[dict[str, NamespacePolicy], list[PolicyReport]]:
     """The accepted policy of each namespace, and a report for every policy object."""
-    running: dict[str, list[tuple[Pod, dict[str, Any], dict[str, Any]]]] = {}
-    for o in objects:
-        w = o.workload
-        if w.kind == "Pod" and o.report.defaulted is not None and _live(w.pod_metadata, w.obj):
-            ns = effective_namespace(w.namespace, namespace)
-            running.setdefault(ns, []).append(
-                (o.report.defaulted, w.pod_metadata or {}, _pod_status(w.obj))
-            )
+    running_by_ns: dict[str, list[tuple[Pod, dict[str, Any], dict[str, Any]]]] | None = None
+
+    def running(ns: str) -> list[tuple[Pod, dict[str, Any], dict[str, Any]]]:
+        nonlocal running_by_ns
+        if running_by_ns is None:  # only a quota without status needs them
+            running_by_ns = {}
+            for o in objects:
+                w = o.workload
+                if (
+                    w.kind == "Pod"
+                    and o.report.defaulted is not None
+                    and _live(w.pod_metadata, w.obj)
+                ):
+                    pods = running_by_ns.setdefault(effective_namespace(w.namespace, namespace), [])
+                    pods.append((o.report.defaulted, w.pod_metadata or {}, _pod_status(w.obj)))
+        return running_by_ns.get(ns, [])
+
     reports: list[PolicyReport] = []
     limit_ranges: dict[str, list[Any]] = {}
     quotas: dict[str, list[ResourceQuota]] = {}
@@ -155,7 +164,7 @@ def namespace_policies(
             quota = decoded.quota
             used_from = "status"
             if quota.status_hard is None:
-                quota = _with_status(quota, running.get(decoded.namespace, []), version)
+                quota = _with_status(quota, running(decoded.namespace), version)
                 used_from = "input"
             quotas.setdefault(decoded.namespace, []).append(quota)
         reports.append(PolicyReport(f.file, s.document, s.path, decoded, used_from))
@@ -176,6 +185,8 @@ def apply_policies(
 ) -> tuple[list[CheckedObject], list[PolicyReport]]:
     """Every object with its admission (None where no policy applies) and version notes."""
     policies, reports = namespace_policies(found, objects, version, namespace)
+    if not policies and version.version is None:
+        return objects, reports
     notes_memo: dict[int, tuple[Any, ...]] = {}
     admission_memo: dict[tuple[Any, ...], Admission] = {}
     out = []
@@ -209,7 +220,10 @@ def apply_policies(
                     pod_name=_namer(w, name),
                 )
                 admission_memo[memo_key] = admission
-        out.append(dataclasses.replace(o, admission=admission, version_notes=notes))
+        if admission is None and not notes:
+            out.append(o)  # most objects of a cluster dump: nothing to add
+        else:
+            out.append(dataclasses.replace(o, admission=admission, version_notes=notes))
     return out, reports
 
 

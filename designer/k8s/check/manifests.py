@@ -263,25 +263,6 @@ def check_text(
     return result.objects, result.errors
 
 
-def _check_text(
-    file: str,
-    text: str | bytes,
-    max_bytes: int,
-    version: ClusterVersion | None = None,
-    policies: list[FoundPolicy] | None = None,
-) -> tuple[list[CheckedObject], list[dict[str, Any]]]:
-    # A parsed manifest is a large tree of acyclic, long-lived objects: the cyclic garbage
-    # collector would walk it again and again while parsing and reporting allocate (a third
-    # of the time on a 10,000-pod List) and find nothing to free, so it pauses meanwhile.
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return _check_documents(file, text, max_bytes, version, policies)
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def _check_documents(
     file: str,
     text: str | bytes,
@@ -334,15 +315,24 @@ def check_inputs(
     namespace (``namespace`` for objects without one; ``default`` when None). Raises
     ValueError for an unsupported version."""
     version = cluster_version(kubernetes_version)
-    objects: list[CheckedObject] = []
-    errors: list[dict[str, Any]] = []
-    found: list[FoundPolicy] = []
-    for file, text in inputs:
-        checked, failed = _check_text(file, text, max_bytes, version, found)
-        objects += checked
-        errors += failed
-    objects, reports = apply_policies(objects, found, version=version, namespace=namespace)
-    return CheckResult(objects, errors, reports, str(version.version), namespace)
+    # A parsed manifest is a large tree of acyclic, long-lived objects: the cyclic garbage
+    # collector would walk it again and again while parsing and reporting allocate (a third
+    # of the time on a 10,000-pod List) and find nothing to free, so it pauses meanwhile.
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        objects: list[CheckedObject] = []
+        errors: list[dict[str, Any]] = []
+        found: list[FoundPolicy] = []
+        for file, text in inputs:
+            checked, failed = _check_documents(file, text, max_bytes, version, found)
+            objects += checked
+            errors += failed
+        objects, reports = apply_policies(objects, found, version=version, namespace=namespace)
+        return CheckResult(objects, errors, reports, str(version.version), namespace)
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def check_texts(
@@ -353,6 +343,13 @@ def check_texts(
     namespace: str | None = None,
 ) -> dict[str, Any]:
     """The ``--format json`` document for several files."""
-    return check_inputs(
+    result = check_inputs(
         inputs, max_bytes=max_bytes, kubernetes_version=kubernetes_version, namespace=namespace
-    ).as_dict()
+    )
+    enabled = gc.isenabled()
+    gc.disable()  # as in check_inputs: the report is many small long-lived objects
+    try:
+        return result.as_dict()
+    finally:
+        if enabled:
+            gc.enable()
