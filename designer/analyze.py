@@ -1,7 +1,7 @@
 """The Analyze page: paste, upload or drop manifests; see every workload's QoS, requests
 and errors; open one in the designer.
 
-Views parse the request, make one engine call (``check_inputs``) and render. The analysis
+Views parse the request, make one engine call (``check_files``) and render. The analysis
 (one summary row per workload plus its pod template, never the raw input) is kept in a
 small file store (``AnalysisStore``) under a random id, so the results address
 ``/analyze/r/<id>`` can be filtered, paged and reloaded without sending 20 MB again.
@@ -44,14 +44,15 @@ from designer.k8s.admission import ANNOTATION
 from designer.k8s.apiserver import DEFAULT_VERSION, SUPPORTED_VERSIONS
 from designer.k8s.check import (
     DEFAULT_NAMESPACE,
-    TEMPLATE_KINDS_WORKLOAD,
     CheckedObject,
+    InputError,
     PolicyReport,
-    check_inputs,
+    check_files,
     pod_template_manifest,
 )
-from designer.k8s.core import Pod, Quantity, QuantityError, name_is_dns_label
-from designer.k8s.design import GPU_RESOURCE_CHOICES, design_from_pod
+from designer.k8s.core import Pod, name_is_dns_label
+from designer.k8s.design import design_from_pod, workload_of_kind
+from designer.k8s.gpu import requested_gpus
 from designer.k8s.manifest import MAX_INPUT_BYTES
 from designer.models import SharedDesign
 
@@ -64,11 +65,6 @@ NO_NAMESPACE = "-"  # filter value for "no namespace set" (never a valid namespa
 # Longer designer addresses go through a stored share link (proxies and gunicorn refuse
 # request lines over ~4 KB).
 MAX_DESIGNER_URL = 4000
-
-
-def is_gpu_resource(name: str) -> bool:
-    """The resource names the designer treats as GPUs (as design_from_pod does)."""
-    return name in GPU_RESOURCE_CHOICES or name.endswith("/gpu")
 
 
 # --- the store ---------------------------------------------------------------------------
@@ -136,14 +132,8 @@ class AnalysisStore:
 # --- turning the engine's answer into rows ------------------------------------------------
 
 
-def _gpus(requests: dict[str, str]) -> str:
-    total = Fraction(0)
-    for name, value in requests.items():
-        if is_gpu_resource(name):
-            try:
-                total += Quantity.parse(value).as_fraction()
-            except (QuantityError, ValueError):
-                continue
+def _gpus(checked: CheckedObject) -> str:
+    total = requested_gpus(checked.report.requests)
     if total.denominator == 1:
         return str(total.numerator) if total else ""
     return str(float(total))
@@ -185,7 +175,7 @@ def _admission_row(checked: CheckedObject) -> dict[str, Any] | None:
 def analysis_from_check(
     source: str,
     objects: list[CheckedObject],
-    errors: list[dict[str, Any]],
+    errors: list[InputError],
     policies: list[PolicyReport] | None = None,
     kubernetes_version: str = DEFAULT_VERSION,
     namespace: str | None = None,
@@ -206,7 +196,7 @@ def analysis_from_check(
                 "qos": data["qosClass"],
                 "cpu": requests.get("cpu", ""),
                 "memory": requests.get("memory", ""),
-                "gpus": _gpus(requests),
+                "gpus": _gpus(checked),
                 "requests": requests,
                 # The API server's full message ("Invalid value: ...: must be ..."): the
                 # JSON shape's terse "message" can be empty (a Required error).
@@ -215,9 +205,7 @@ def analysis_from_check(
                 "reasons": data["qosReasons"],
                 # The same reasons as (template, params), so each viewer reads them in the
                 # page's language.
-                "reason_messages": [
-                    message_data(r.as_message()) for r in checked.report.qos.reasons
-                ]
+                "reason_messages": [message_data(r.message) for r in checked.report.qos.reasons]
                 if checked.report.qos
                 else [],
                 "template": _template(checked),
@@ -232,7 +220,7 @@ def analysis_from_check(
                 ],
             }
         )
-    unreadable = [{"document": e["document"], "message": e["message"]} for e in errors]
+    unreadable = [{"document": e.document, "message": e.message} for e in errors]
     return {
         "version": 1,
         "source": source,
@@ -606,11 +594,11 @@ def _analyze_post(request: HttpRequest) -> HttpResponse:
 
     version = form.cleaned_data.get("kubernetes_version") or DEFAULT_VERSION
     namespace = form.cleaned_data.get("namespace") or None
-    result = check_inputs([(source, data)], kubernetes_version=version, namespace=namespace)
+    result = check_files([(source, data)], kubernetes_version=version, namespace=namespace)
     objects, errors = result.objects, result.errors
-    whole_input = [e for e in errors if e["document"] is None]
+    whole_input = [e for e in errors if e.document is None]
     if whole_input:
-        message = _("The input cannot be read: %(reason)s.") % {"reason": whole_input[0]["message"]}
+        message = _("The input cannot be read: %(reason)s.") % {"reason": whole_input[0].message}
         return _form_error(request, form if not upload else AnalyzeForm(), message, 400)
 
     analysis = analysis_from_check(
@@ -675,7 +663,7 @@ def open_in_designer(request: HttpRequest) -> HttpResponse:
             raise ValueError("empty")
         pod = pod_from_template(template)
         kind = str(template.get("kind") or "Pod")
-        design = design_from_pod(pod, workload=TEMPLATE_KINDS_WORKLOAD.get(kind, "training"))
+        design = design_from_pod(pod, workload=workload_of_kind(kind))
         query = urlencode(design_query(design))
     except (ValueError, TypeError, AttributeError, KeyError):
         context = {

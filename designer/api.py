@@ -19,7 +19,7 @@ from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
-from ninja import NinjaAPI, Schema
+from ninja import NinjaAPI, Schema, Status
 from ninja.errors import HttpError
 from pydantic import Field, create_model
 
@@ -31,15 +31,14 @@ from designer.k8s.apiserver import (
     pod_from_parts,
     version_notes,
 )
-from designer.k8s.check import DEFAULT_NAMESPACE, check_text, check_texts
+from designer.k8s.check import DEFAULT_NAMESPACE, CheckResult, check_files, check_text, check_texts
 from designer.k8s.core import Pod, name_is_dns_label
-from designer.k8s.design import Design, DesignError, render_design
+from designer.k8s.design import MAX_CONTAINERS, Design, DesignError, render_design
 from designer.k8s.manifest import (
     MAX_INPUT_BYTES,
     Document,
     ManifestError,
     find_workloads,
-    is_hostile,
     read_documents,
 )
 from designer.k8s.scheduler import (
@@ -53,7 +52,7 @@ from designer.k8s.scheduler import (
 
 REQUEST_FILE = "request"
 MAX_RENDER_BYTES = 2 * 1024 * 1024
-MAX_RENDER_CONTAINERS = 40  # as many as the designer form accepts
+MAX_RENDER_CONTAINERS = MAX_CONTAINERS  # as many as the designer form accepts
 
 
 ANALYZE_DESCRIPTION = f"""\
@@ -359,19 +358,18 @@ def _is_object(document: Document) -> bool:
     return isinstance(data, dict) and isinstance(data.get("kind"), str) and bool(data["kind"])
 
 
-def refusal(body: bytes, result: dict[str, Any]) -> str | None:
+def refusal(body: bytes, result: CheckResult) -> str | None:
     """Why ``/analyze`` answers 400 for a checked body, or None for 200 (see the docs)."""
     if not body.strip():
         return "The body is empty: send the manifest text (YAML or JSON) as the body."
-    for error in result["errors"]:
-        if error["document"] is None:
-            return f"The body cannot be read: {error['message']}."
-    for error in result["errors"]:
-        if is_hostile(error["message"]):
-            return f"Refused: document {error['document']} is hostile ({error['message']})."
-    if not result["objects"] and not any(_is_object(d) for d in read_documents(body)):
-        if result["errors"]:
-            first = result["errors"][0]["message"]
+    for error in result.errors:
+        if error.document is None:
+            return f"The body cannot be read: {error.message}."
+    for error in result.hostile:
+        return f"Refused: document {error.document} is hostile ({error.message})."
+    if not result.objects and not any(_is_object(d) for d in read_documents(body)):
+        if result.errors:
+            first = result.errors[0].message
             return (
                 "The body holds no Kubernetes object: no document is YAML or JSON with a "
                 f"kind ({first})."
@@ -420,7 +418,7 @@ def analyze(
         problems = name_is_dns_label(namespace)
         if problems:
             return _error(400, f"namespace {namespace!r} is not valid: {problems[0]}.")
-    result = check_texts(
+    result = check_files(
         [(REQUEST_FILE, body)], kubernetes_version=version, namespace=namespace or None
     )
     reason = refusal(body, result)
@@ -428,7 +426,9 @@ def analyze(
         return _error(400, reason)
     # The engine's dict as is (not re-validated through the schema), so the answer is
     # byte-for-byte what the CLI prints with --format json.
-    return HttpResponse(orjson.dumps(result), content_type="application/json; charset=utf-8")
+    return HttpResponse(
+        orjson.dumps(result.as_dict()), content_type="application/json; charset=utf-8"
+    )
 
 
 class RenderIn(Design):
@@ -467,15 +467,15 @@ def render_answer(design: Design, kubernetes_version: str | None = None) -> dict
 def render_endpoint(request: HttpRequest, design: RenderIn) -> Any:
     if len(request.body) > MAX_RENDER_BYTES:
         limit = f"{MAX_RENDER_BYTES:,}"
-        return 413, {"error": f"The body is larger than the {limit}-byte limit."}
+        return Status(413, {"error": f"The body is larger than the {limit}-byte limit."})
     # The design proper, without the request's own field (fields are models already).
     plain = Design.model_validate({name: getattr(design, name) for name in Design.model_fields})
     try:
         return render_answer(plain, design.kubernetesVersion)
     except ValueError as exc:
-        return 422, {
-            "detail": [{"loc": ["body", "design"], "msg": str(exc), "type": "value_error"}]
-        }
+        return Status(
+            422, {"detail": [{"loc": ["body", "design"], "msg": str(exc), "type": "value_error"}]}
+        )
 
 
 def _fit_pod(value: dict[str, Any] | str) -> Pod:
@@ -483,7 +483,7 @@ def _fit_pod(value: dict[str, Any] | str) -> Pod:
     if isinstance(value, str):
         objects, errors = check_text(REQUEST_FILE, value)
         if not objects:
-            raise ValueError(errors[0]["message"] if errors else "No pod found in the text.")
+            raise ValueError(errors[0].message if errors else "No pod found in the text.")
         workloads = [o.workload for o in objects]
     else:
         workloads, errors = find_workloads([Document(0, 1, value, None)])
@@ -519,7 +519,9 @@ def _fit_node(value: dict[str, Any]) -> NodeInfo:
 )
 def fit_endpoint(request: HttpRequest, body: FitIn) -> Any:
     if len(request.body) > MAX_RENDER_BYTES:
-        return 413, {"error": f"The body is larger than the {MAX_RENDER_BYTES:,}-byte limit."}
+        return Status(
+            413, {"error": f"The body is larger than the {MAX_RENDER_BYTES:,}-byte limit."}
+        )
     try:
         pod = _fit_pod(body.pod)
         node = _fit_node(body.node)
@@ -527,7 +529,7 @@ def fit_endpoint(request: HttpRequest, body: FitIn) -> Any:
     except (ValueError, TypeError, KeyError, ManifestError) as exc:
         # KeyError's str() quotes its argument; the others are sentences already.
         text = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
-        return 400, {"error": text or type(exc).__name__}
+        return Status(400, {"error": text or type(exc).__name__})
     answer = result.as_dict()
     return {
         k: answer[k]

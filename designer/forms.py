@@ -14,12 +14,15 @@ import zlib
 from typing import Any, get_args
 
 from django import forms
+from django.urls import reverse_lazy
 from django.utils.translation import gettext_lazy as _
 from pydantic import BaseModel, ValidationError
 
 from designer.k8s.design import (
+    EXPORT_KINDS,
+    MAX_CONTAINERS,
     SIZE_KEYS,
-    WORKLOADS,
+    WORKLOAD_TYPES,
     ContainerDesign,
     Design,
     ExportSettings,
@@ -31,7 +34,6 @@ from designer.k8s.design import (
 from designer.k8s.gpu import mig_models, sharing_modes
 from designer.k8s.scheduler import catalog_shapes
 
-MAX_CONTAINERS = 40
 QUANTITY_MAX = 100  # long enough for any real quantity; longer input is refused at the field
 QUANTITY_HELP = {
     "cpu": _("Cores: 500m = half a core, 2 = two cores."),
@@ -129,16 +131,15 @@ def format_extra(extras: list[ExtraResource]) -> str:
     )
 
 
-def action_attrs(action: str) -> dict[str, str]:
+def action_attrs(action: str) -> dict[str, Any]:
     """htmx attributes for an input whose change re-renders the whole designer (it changes
-    other fields, e.g. the GPU sharing mode sets the container's GPU resource name)."""
+    other fields, e.g. the GPU sharing mode sets the container's GPU resource name). The
+    page's #designer element gives every request hx-include and hx-swap."""
     return {
-        "hx-get": "/",
-        "hx-include": "#design-form",
+        "hx-get": reverse_lazy("index"),
         "hx-trigger": "change",
         "hx-vals": json.dumps({"action": action}),
         "hx-target": "#designer",
-        "hx-swap": "outerHTML",
     }
 
 
@@ -179,7 +180,8 @@ class PodForm(LiveForm):
 
     workload = forms.ChoiceField(
         label=_("Workload type"),
-        choices=[(k, _(w.label)) for k, w in WORKLOADS.items()],
+        # A callable: a workload type registered after start-up is offered too.
+        choices=lambda: [(k, _(w.label)) for k, w in WORKLOAD_TYPES.items()],
     )
     size = forms.ChoiceField(
         label=_("Size preset"),
@@ -307,13 +309,10 @@ class PodForm(LiveForm):
     export_kind = forms.ChoiceField(
         label=_("Export as"),
         required=False,
-        choices=[
-            ("", _("Default for the workload type")),
-            ("Pod", "Pod"),
-            ("Deployment", _("Deployment (+ optional HorizontalPodAutoscaler)")),
-            ("Job", "Job"),
-            ("IndexedJob", _("Indexed Job + headless Service (distributed training)")),
-        ],
+        choices=lambda: (
+            [("", _("Default for the workload type"))]
+            + [(k.id, _(k.label)) for k in EXPORT_KINDS.values()]
+        ),
         widget=forms.Select(attrs=action_attrs("export")),
     )
     export_replicas = forms.IntegerField(label=_("Replicas"), required=False)
@@ -568,7 +567,6 @@ POD_FIELDS = {
 CONTAINER_PATH = re.compile(
     r"^(spec\.(?:containers|initContainers)\[\d+\])(?:\.(\w+))?(?:\.(requests|limits))?(?:\[([^\]]+)\])?"
 )
-LIMIT_OF = re.compile(r"(\S+) limit of")
 
 
 def field_for_choice(key: str) -> str:
@@ -577,7 +575,9 @@ def field_for_choice(key: str) -> str:
     return f"{group}_{name}"
 
 
-def field_for_path(design: Design, path: str, message: str = "") -> tuple[int | None, str]:
+def field_for_path(
+    design: Design, path: str, resource: str | None = None
+) -> tuple[int | None, str]:
     """Where an engine field path shows on the form: (container index or None, field name).
 
     Unmapped paths come back as (None, "") or (index, ""): shown at the top of the pod or
@@ -601,9 +601,8 @@ def field_for_path(design: Design, path: str, message: str = "") -> tuple[int | 
     if attr != "resources":
         return index, ""
     if kind and not key:
-        # requests <= limits errors name the resource in the message, not the path.
-        found = LIMIT_OF.search(message)
-        key = found.group(1) if found else None
+        # An error on a whole requests/limits map (request > limit) names its resource.
+        key = resource
     if not key:
         return index, ""
     column = 0 if kind == "requests" else 1

@@ -14,7 +14,7 @@ from typing import Any
 from django.utils.translation import gettext
 
 from designer.k8s.core import Message
-from designer.k8s.design import F_LIMIT, F_PEAK, F_SHM, WORKLOADS
+from designer.k8s.design import F_LIMIT, F_PEAK, F_SHM
 from designer.k8s.gpu import VENDORS
 from designer.k8s.scheduler import DEFAULT_PLUGIN
 
@@ -22,10 +22,7 @@ from designer.k8s.scheduler import DEFAULT_PLUGIN
 # workload label, a headroom field): translated when they fill a template. Every other
 # param (a quantity, a field path, a resource name) is shown exactly as the engine gives it.
 MARKED_PARAM_VALUES = frozenset(
-    {str(row["plugin"]) for row in VENDORS.values()}
-    | {DEFAULT_PLUGIN}
-    | {w.label for w in WORKLOADS.values()}
-    | {F_PEAK, F_SHM, F_LIMIT}
+    {str(row["plugin"]) for row in VENDORS.values()} | {DEFAULT_PLUGIN} | {F_PEAK, F_SHM, F_LIMIT}
 )
 
 

@@ -103,7 +103,17 @@ def test_bad_input_is_a_400_with_a_message(client: Client, body: dict) -> None:
 
 def test_fit_is_in_the_openapi_document(client: Client) -> None:
     spec = client.get("/api/v1/openapi.json").json()
-    assert "/api/v1/fit" in spec["paths"]
+    fit = spec["paths"]["/api/v1/fit"]["post"]
+    assert set(fit["responses"]) >= {"200", "400", "413", "422"}
+    schemas = spec["components"]["schemas"]
+    out = fit["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].rsplit("/")[-1]
+    assert set(schemas[out]["properties"]) >= {
+        "podsPerNode",
+        "bottleneck",
+        "allocatable",
+        "stranded",
+        "pendingReasons",
+    }
 
 
 def test_a_pod_kept_off_by_a_taint_has_no_resource_bottleneck(client: Client) -> None:

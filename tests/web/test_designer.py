@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html as html_lib
 import re
 from urllib.parse import urlencode
 
@@ -112,7 +113,8 @@ def test_adding_a_sidecar_rerenders_the_designer_and_keeps_typed_values(client: 
     html = response.content.decode()
     assert 'id="designer"' in html
     assert 'name="c-1-name"' in html and 'value="sidecar-1"' in html
-    assert 'name="c-0-cpu_request" value="12"' in html or 'value="12"' in html
+    typed = re.search(r'<input[^>]*name="c-0-cpu_request"[^>]*>', html)
+    assert typed and 'value="12"' in typed.group(0)
     assert "action=" not in response["HX-Replace-Url"]
 
 
@@ -172,34 +174,55 @@ def test_share_requires_csrf_token() -> None:
 
 
 @pytest.mark.parametrize(
-    "changes",
+    ("changes", "slot", "says"),
     [
-        {"c-0-cpu_request": "1e999999999"},
-        {"c-0-cpu_request": "9" * 100},
-        {"c-0-memory_limit": "9" * 5000},
-        {"name": "<script>alert(1)</script>"},
-        {"c-0-name": "日本語の名前"},
-        {"c-TOTAL_FORMS": "5000"},
-        {"c-TOTAL_FORMS": "-1"},
-        {"c-TOTAL_FORMS": "abc"},
-        {"base": "not-base64!!"},
-        {"c-0-base": "eJzLSM3JyQcABiwCFQ"},
-        {"base": encode_blob({"spec": "not a mapping"})},
-        {"base": encode_blob({"spec": {"volumes": "x", "tolerations": 5}})},
-        {"c-0-base": encode_blob({"resources": [], "volumeMounts": "x"})},
-        {"labels": "no equals sign"},
-        {"workload": "quantum"},
-        {"c-0-command": "python 'unclosed"},
-        {"c-0-extra": "hugepages-2Mi"},
+        (
+            {"c-0-cpu_request": "1e999999999"},
+            "err-id_c-0-cpu_request",
+            "less than or equal to cpu limit",
+        ),
+        (
+            {"c-0-cpu_request": "9" * 100},
+            "err-id_c-0-cpu_request",
+            "less than or equal to cpu limit",
+        ),
+        ({"c-0-memory_limit": "9" * 5000}, "err-id_c-0-memory_limit", "at most 100 characters"),
+        ({"name": "<script>alert(1)</script>"}, "err-id_name", "RFC 1123 subdomain"),
+        ({"c-0-name": "日本語の名前"}, "err-id_c-0-name", "RFC 1123 label"),
+        ({"c-TOTAL_FORMS": "5000"}, "err-pod", "at most 40"),
+        ({"c-TOTAL_FORMS": "-1"}, "err-pod", "at least one app container"),
+        ({"c-TOTAL_FORMS": "abc"}, "err-pod", "at least one app container"),
+        ({"base": "not-base64!!"}, "err-pod", "damaged and cannot be read"),
+        ({"c-0-base": "eJzLSM3JyQcABiwCFQ"}, "err-pod", "damaged and cannot be read"),
+        ({"base": encode_blob({"spec": "not a mapping"})}, "err-pod", "do not form a Pod"),
+        (
+            {"base": encode_blob({"spec": {"volumes": "x", "tolerations": 5}})},
+            "err-pod",
+            "do not form a Pod",
+        ),
+        (
+            {"c-0-base": encode_blob({"resources": [], "volumeMounts": "x"})},
+            "err-pod",
+            "do not form a Pod",
+        ),
+        ({"labels": "no equals sign"}, "err-id_labels", "is not key=value"),
+        ({"workload": "quantum"}, "err-pod", "quantum"),
+        ({"c-0-command": "python 'unclosed"}, "err-id_c-0-command", "quote in the command"),
+        ({"c-0-extra": "hugepages-2Mi"}, "err-id_c-0-extra", "is not key=value"),
     ],
 )
-def test_bad_input_gives_a_message_never_a_500(client: Client, changes: dict) -> None:
+def test_bad_input_gives_a_message_at_its_field_never_a_500(
+    client: Client, changes: dict, slot: str, says: str
+) -> None:
     design = preset_design("training")
     response = client.get("/?" + query_for(design, **changes))
     assert response.status_code == 200
     html = response.content.decode()
     assert "<script>alert(1)</script>" not in html
-    assert "Error" in html or "error" in html
+    found = re.search(rf'<div class="messages" id="{slot}"[^>]*>(.*?)</div>', html, re.S)
+    assert found, f"no slot {slot}"
+    text = html_lib.unescape(re.sub(r"<[^>]+>", "", found.group(1)))
+    assert "Error:" in text and says in text, text
 
 
 def test_script_tags_in_names_are_escaped_in_the_yaml_preview(client: Client) -> None:

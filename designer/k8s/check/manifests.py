@@ -13,6 +13,7 @@ import orjson
 
 from designer.k8s.admission import Admission
 from designer.k8s.apiserver import (
+    DEFAULT_VERSION,
     ClusterVersion,
     VersionNote,
     cluster_version,
@@ -32,12 +33,6 @@ from designer.k8s.manifest import (
 )
 from designer.k8s.scheduler import effective_limits, effective_requests
 
-TEMPLATE_KINDS_WORKLOAD = {
-    "Deployment": "inference",
-    "StatefulSet": "inference",
-    "Job": "batch",
-    "CronJob": "batch",
-}
 # Set by the API server when it stores an object; meaningless in a manifest you apply.
 SERVER_METADATA = (
     "managedFields",
@@ -244,6 +239,44 @@ def _undecodable_report(workload: Workload, errors: list[FieldError]) -> PodRepo
     return PodReport(None, qos, requests, limits, errors, [])
 
 
+@dataclass(frozen=True)
+class InputError:
+    """What could not be read: a whole file (``document`` None) or one document of it."""
+
+    file: str
+    document: int | None
+    message: str
+    hostile: bool = False  # refused to protect the reader (see manifest.Document.hostile)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "document": self.document, "message": self.message}
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """Every object found in some files, what could not be read, the namespace policies
+    found (check.admission) and the Kubernetes version the answers are for."""
+
+    objects: list[CheckedObject]
+    errors: list[InputError]
+    policies: list[PolicyReport] = field(default_factory=list)
+    kubernetes_version: str = DEFAULT_VERSION
+    namespace: str | None = None
+
+    @property
+    def hostile(self) -> list[InputError]:
+        return [e for e in self.errors if e.hostile]
+
+    def as_dict(self) -> dict[str, Any]:
+        """The ``podspec check --format json`` document."""
+        return {
+            "objects": [o.as_dict() for o in self.objects],
+            "errors": [e.as_dict() for e in self.errors],
+            "policies": [p.as_dict() for p in self.policies],
+            "kubernetesVersion": self.kubernetes_version,
+        }
+
+
 def check_text(
     file: str,
     text: str | bytes,
@@ -251,10 +284,10 @@ def check_text(
     max_bytes: int = MAX_INPUT_BYTES,
     kubernetes_version: str | None = None,
     namespace: str | None = None,
-) -> tuple[list[CheckedObject], list[dict[str, Any]]]:
+) -> tuple[list[CheckedObject], list[InputError]]:
     """Objects found in one file and what could not be read, with file and document; the
-    file's LimitRanges and ResourceQuotas apply to its workloads (see check_inputs)."""
-    result = check_inputs(
+    file's LimitRanges and ResourceQuotas apply to its workloads (see check_files)."""
+    result = check_files(
         [(file, text)],
         max_bytes=max_bytes,
         kubernetes_version=kubernetes_version,
@@ -263,57 +296,38 @@ def check_text(
     return result.objects, result.errors
 
 
-def _check_documents(
+def _check_text(
     file: str,
     text: str | bytes,
     max_bytes: int,
-    version: ClusterVersion | None,
-    policies: list[FoundPolicy] | None,
-) -> tuple[list[CheckedObject], list[dict[str, Any]]]:
+    version: ClusterVersion | None = None,
+    policies: list[FoundPolicy] | None = None,
+) -> tuple[list[CheckedObject], list[InputError]]:
     try:
         documents = read_documents(text, max_bytes=max_bytes)
     except ManifestError as exc:
-        return [], [{"file": file, "document": None, "message": str(exc)}]
+        return [], [InputError(file, None, str(exc))]
     scan = find_workloads(documents)
     workloads, read_errors = scan
     if policies is not None:
         policies += [FoundPolicy(file, s) for s in scan.skipped if is_policy(s)]
     memo: dict[bytes, PodReport] = {}
     objects = [check_workload(file, w, memo, version) for w in workloads]
-    errors = [{"file": file, "document": e.document, "message": e.message} for e in read_errors]
+    errors = [InputError(file, e.document, e.message, e.hostile) for e in read_errors]
     return objects, errors
 
 
-@dataclass
-class CheckResult:
-    """Everything ``podspec check`` reports for some inputs."""
-
-    objects: list[CheckedObject]
-    errors: list[dict[str, Any]]
-    policies: list[PolicyReport]
-    kubernetes_version: str
-    namespace: str | None
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "objects": [o.as_dict() for o in self.objects],
-            "errors": self.errors,
-            "policies": [p.as_dict() for p in self.policies],
-            "kubernetesVersion": self.kubernetes_version,
-        }
-
-
-def check_inputs(
+def check_files(
     inputs: list[tuple[str, str | bytes]],
     *,
     max_bytes: int = MAX_INPUT_BYTES,
     kubernetes_version: str | None = None,
     namespace: str | None = None,
 ) -> CheckResult:
-    """Every input checked for one Kubernetes version (default: the newest supported); the
-    LimitRanges and ResourceQuotas found in any of them apply to the workloads of their
-    namespace (``namespace`` for objects without one; ``default`` when None). Raises
-    ValueError for an unsupported version."""
+    """Every object of several files, and what could not be read, for one Kubernetes
+    version (default: the newest supported). The LimitRanges and ResourceQuotas found in any
+    file apply to the workloads of their namespace (``namespace`` for objects without one;
+    ``default`` when None). Raises ValueError for an unsupported version."""
     version = cluster_version(kubernetes_version)
     # A parsed manifest is a large tree of acyclic, long-lived objects: the cyclic garbage
     # collector would walk it again and again while parsing and reporting allocate (a third
@@ -322,10 +336,10 @@ def check_inputs(
     gc.disable()
     try:
         objects: list[CheckedObject] = []
-        errors: list[dict[str, Any]] = []
+        errors: list[InputError] = []
         found: list[FoundPolicy] = []
         for file, text in inputs:
-            checked, failed = _check_documents(file, text, max_bytes, version, found)
+            checked, failed = _check_text(file, text, max_bytes, version, found)
             objects += checked
             errors += failed
         objects, reports = apply_policies(objects, found, version=version, namespace=namespace)
@@ -343,11 +357,11 @@ def check_texts(
     namespace: str | None = None,
 ) -> dict[str, Any]:
     """The ``--format json`` document for several files."""
-    result = check_inputs(
+    result = check_files(
         inputs, max_bytes=max_bytes, kubernetes_version=kubernetes_version, namespace=namespace
     )
     enabled = gc.isenabled()
-    gc.disable()  # as in check_inputs: the report is many small long-lived objects
+    gc.disable()  # as in check_files: the report is many small long-lived objects
     try:
         return result.as_dict()
     finally:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from designer.k8s.core import Quantity, QuantityError
 from designer.k8s.design.model import ContainerDesign, Design, apply_size, preset_design
 from designer.k8s.design.planning import gpu_resource_name, headroom_proposal
-from designer.k8s.design.workload_types import SIZE_KEYS
+from designer.k8s.design.workload_types import workload_type
 
 
 def gpu_container(design: Design) -> ContainerDesign | None:
@@ -49,10 +49,6 @@ def apply_headroom(design: Design, limit: str) -> Design:
     except (QuantityError, ValueError, TypeError, OverflowError):
         above = False
     if follows or above:
-        target.memory_request = limit
-    target.memory_limit = limit
-    return design
-    if target.memory_request.strip() == target.memory_limit.strip() and target.memory_request:
         target.memory_request = limit
     target.memory_limit = limit
     return design
@@ -99,6 +95,6 @@ def design_action(design: Design, action: str, changed: str = "") -> Design:
             fresh = preset_design(design.workload)
             fresh.containers += design.containers[1:]
             design = fresh
-        elif design.size in SIZE_KEYS:
+        elif design.size in workload_type(design.workload).presets:
             design = apply_size(design, design.size)
     return design

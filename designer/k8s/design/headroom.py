@@ -1,7 +1,7 @@
 """A memory limit from an observed peak: 20-30% headroom, /dev/shm included, rounded up.
 
 Memory is not compressible: a container that crosses its limit is OOM-killed, so the limit
-sits above the highest usage seen (the course's advice: 20-30% over the observed peak).
+sits above the highest usage seen (a common rule of thumb: 20-30% over the observed peak).
 Pages written to a memory-backed emptyDir (/dev/shm for PyTorch DataLoader workers and NCCL)
 are charged to the memory cgroup of the container that writes them, so a full /dev/shm comes
 on top of the process's own peak:

@@ -55,7 +55,7 @@ class PodReport:
             "effectiveLimits": format_resources(self.limits),
             "errors": [e.as_dict() for e in self.errors],
             "warnings": [w.as_dict() for w in self.warnings],
-            "qosReasons": [r.message for r in self.qos.reasons] if self.qos else [],
+            "qosReasons": [r.text for r in self.qos.reasons] if self.qos else [],
         }
 
 

@@ -13,7 +13,9 @@ web layer can translate the template and fill in the params itself.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Literal
 
 from designer.k8s.core import (
@@ -37,6 +39,7 @@ __all__ = [
     "gpu_count_problem",
     "gpu_resource_for",
     "is_gpu_resource",
+    "requested_gpus",
     "mig_model",
     "mig_models",
     "sharing_modes",
@@ -62,6 +65,7 @@ class SharingModeInfo:
     does_not_isolate: tuple[str, ...]
     notes: tuple[str, ...]
     sources: tuple[str, ...]
+    choices: tuple[str, ...] = ()  # the GpuChoice fields this mode uses
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -164,6 +168,7 @@ def sharing_modes() -> list[SharingModeInfo]:
             does_not_isolate=tuple(row["does_not_isolate"]),  # type: ignore[arg-type]
             notes=tuple(row["notes"]),  # type: ignore[arg-type]
             sources=tuple(row["sources"]),  # type: ignore[arg-type]
+            choices=tuple(row.get("choices", ())),  # type: ignore[arg-type]
         )
         for key, row in SHARING_MODES.items()
     ]
@@ -298,11 +303,28 @@ def gpu_resource_for(
 
 
 def is_gpu_resource(name: str) -> bool:
-    """An accelerator resource of any listed vendor, a MIG slice or a shared replica."""
+    """An accelerator resource of any listed vendor, a MIG slice, a shared replica, or any
+    ``<vendor>/gpu`` (the name device plugins use by convention)."""
     if name.startswith(MIG_RESOURCE_PREFIX):
         return True
     base = name.removesuffix(SHARED_SUFFIX)
+    if base.endswith("/gpu"):
+        return True
     return any(base in row["resources"] for row in VENDORS.values())  # type: ignore[operator]
+
+
+def requested_gpus(requests: Mapping[str, Quantity]) -> Fraction:
+    """How many GPUs (whole devices, MIG slices, shared replicas) a pod's effective requests
+    add up to. The one place the product counts GPUs; a value too large to hold counts 0
+    (validation reports it)."""
+    total = Fraction(0)
+    for name, q in requests.items():
+        if is_gpu_resource(name):
+            try:
+                total += q.as_fraction()
+            except OverflowError:
+                return Fraction(0)
+    return total
 
 
 # --- GPU counts ----------------------------------------------------------------------------

@@ -161,12 +161,11 @@ class ContainerCgroup:
     field: str  # e.g. "spec.initContainers[0]"
     role: Literal["init", "sidecar", "app"]
     cgroup: CgroupValues
-    cpu_weight_note: str
+    cpu_weight_note: Message
     oom_score_adj: int | None  # None: Burstable and the node's memory capacity is unknown
-    oom_score_adj_reason: str
+    oom_reason: Message
     cpu_limit_source: Literal["container", "pod", "none"]
     memory_limit_source: Literal["container", "pod", "none"]
-    oom_score_adj_message: Message | None = None  # oom_score_adj_reason, translatable
 
 
 def _values(shares: int, quota: int | None, memory: int | None) -> CgroupValues:

@@ -44,19 +44,16 @@ from designer.k8s.kubelet.qos import (
 class NodeView:
     qos_class: str | None
     pod: CgroupValues
-    pod_cpu_weight_note: str
+    pod_cpu_weight_note: Message
     hugetlb: dict[str, int]  # e.g. {"2MB": 1073741824}: hugetlb.2MB.max; other sizes get 0
     containers: list[ContainerCgroup]
     throttling_risk: bool
-    throttling_reason: str
-    eviction_order: str
+    throttling: Message
+    eviction_order: Message
     memory_request: Quantity | None  # what eviction compares usage against
     node_memory_capacity: Quantity | None
-    notes: list[str] = field(default_factory=list)
+    notes: list[Message] = field(default_factory=list)
     # The texts above as Messages (gettext_noop templates) for the web layer to translate.
-    throttling_message: Message | None = None
-    eviction_order_message: Message | None = None
-    note_messages: list[Message] = field(default_factory=list)
 
 
 CPU_WEIGHT_NOTE = gettext_noop(
@@ -113,12 +110,11 @@ def _container_cgroup(
         field=path,
         role=role,
         cgroup=_values(shares, quota, memory),
-        cpu_weight_note=CPU_WEIGHT_NOTE,
+        cpu_weight_note=Message(CPU_WEIGHT_NOTE, {}),
         oom_score_adj=adj,
-        oom_score_adj_reason=oom_reason.text,
+        oom_reason=oom_reason,
         cpu_limit_source=cpu_src,  # type: ignore[arg-type]
         memory_limit_source=mem_src,  # type: ignore[arg-type]
-        oom_score_adj_message=oom_reason,
     )
 
 
@@ -162,18 +158,15 @@ def node_view(
     return NodeView(
         qos_class=qos_class,
         pod=pod_values,
-        pod_cpu_weight_note=POD_CPU_WEIGHT_NOTE,
+        pod_cpu_weight_note=Message(POD_CPU_WEIGHT_NOTE, {}),
         hugetlb=hugetlb,
         containers=containers,
         throttling_risk=risk,
-        throttling_reason=reason.text,
-        eviction_order=eviction.text,
+        throttling=reason,
+        eviction_order=eviction,
         memory_request=memory_request,
         node_memory_capacity=node_memory_capacity,
-        notes=[n.text for n in notes],
-        throttling_message=reason,
-        eviction_order_message=eviction,
-        note_messages=notes,
+        notes=notes,
     )
 
 

@@ -102,7 +102,6 @@ from designer.k8s.manifest.reader import (
     Document,
     ManifestError,
     ReadError,
-    is_hostile,
     read_documents,
 )
 from designer.k8s.manifest.writer import (
@@ -126,7 +125,6 @@ __all__ = [
     "dump_yaml",
     "dump_yaml_all",
     "find_workloads",
-    "is_hostile",
     "load",
     "read_documents",
 ]

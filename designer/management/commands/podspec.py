@@ -18,9 +18,16 @@ from django.core.management.base import BaseCommand, CommandParser
 from pydantic import ValidationError
 
 from designer.k8s.apiserver import DEFAULT_VERSION, SUPPORTED_VERSIONS, pod_from_parts
-from designer.k8s.check import TEMPLATE_KINDS_WORKLOAD, check_texts, pod_template_manifest
+from designer.k8s.check import check_texts, pod_template_manifest
 from designer.k8s.core import ERROR_TYPE_TEXT
-from designer.k8s.design import WORKLOADS, Design, design_from_pod, render_design
+from designer.k8s.design import (
+    EXPORT_KINDS,
+    WORKLOAD_TYPES,
+    Design,
+    design_from_pod,
+    render_design,
+    workload_of_kind,
+)
 from designer.k8s.manifest import MAX_INPUT_BYTES, load
 
 # The web and API cap input at 20 MB; a local file may be a much larger cluster dump.
@@ -57,12 +64,12 @@ class Command(BaseCommand):
         render.add_argument("file", metavar="FILE", help="design JSON or a manifest; - reads stdin")
         render.add_argument(
             "--kind",
-            choices=("Pod", "Deployment", "Job", "IndexedJob"),
+            choices=tuple(EXPORT_KINDS),
             help="export as this kind (default: the design's choice, else by workload type)",
         )
         render.add_argument(
             "--workload",
-            choices=tuple(WORKLOADS),
+            choices=tuple(WORKLOAD_TYPES),
             help="workload type for a manifest input (default: training)",
         )
         render.add_argument("--format", choices=("yaml", "json"), default="yaml")
@@ -155,7 +162,7 @@ def design_from_input(data: bytes, workload: str | None) -> Design:
     pod, problems = pod_from_parts(manifest["metadata"], manifest["spec"])
     if pod is None:
         raise ValueError(str(problems[0]))
-    return design_from_pod(pod, workload or TEMPLATE_KINDS_WORKLOAD.get(first.kind, "training"))
+    return design_from_pod(pod, workload or workload_of_kind(first.kind))
 
 
 def _admitted(obj: dict[str, Any]) -> bool:
