@@ -152,6 +152,7 @@ def _admission_row(checked: CheckedObject) -> dict[str, Any] | None:
     if a is None:
         return None
     why = a.explanation()
+    texts = a.api_server_messages()
     return {
         "allowed": a.allowed,
         "qos": a.qos_class,
@@ -161,10 +162,10 @@ def _admission_row(checked: CheckedObject) -> dict[str, Any] | None:
             {
                 "plugin": d.plugin,
                 "object": d.source,
-                "text": d.api_server_message or d.message,
+                "text": text or d.message,
                 "replica": d.replica,
             }
-            for d in a.denials
+            for d, text in zip(a.denials, texts, strict=True)
         ],
         "defaulted": a.as_dict()["defaulted"],
         "annotation": a.annotations.get(ANNOTATION),

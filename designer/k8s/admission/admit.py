@@ -19,6 +19,8 @@ the quota answer says how many of them fit and what the first refused one is tol
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,7 +37,7 @@ from designer.k8s.apiserver import (
     ResourceQuota,
     aggregate,
     forbidden_message,
-    invalid_message,
+    invalid_text,
     validate_pod,
 )
 from designer.k8s.core import FieldError, Message, Pod, format_resources, gettext_noop
@@ -66,20 +68,41 @@ class NamespacePolicy:
         return not self.limit_ranges and not self.quotas
 
 
+WRAP_FORBIDDEN = "forbidden"  # admission.NewForbidden: 'pods "x" is forbidden: ...'
+WRAP_INVALID = "invalid"  # validation of the mutated pod: 'Pod "x" is invalid: ...'
+WRAP_NONE = "none"  # returned as is (a cluster-configuration refusal of quota)
+
+
 @dataclass(frozen=True)
 class Denial:
     plugin: str  # "LimitRanger" | "ResourceQuota"
     source: str  # "LimitRange/<name>", "ResourceQuota/<name>" ("" for cluster configuration)
     message: str  # the plugin's own error, exactly
-    api_server_message: str | None  # 'pods "x" is forbidden: ...' when the pod name is known
+    wrap: str = WRAP_FORBIDDEN  # how the API server words it around the pod's name
     replica: int | None = None  # the 1-based pod of the workload this is about (quota)
 
-    def as_dict(self) -> dict[str, Any]:
+    @property
+    def ordinal(self) -> int:
+        """The 0-based pod of the workload the message is for."""
+        return self.replica - 1 if self.replica else 0
+
+    def api_server_message(self, name: str | None) -> str | None:
+        """The API server's whole answer for a pod named ``name`` (None: a name the
+        controller generates, so the text cannot be known)."""
+        if self.wrap == WRAP_NONE:
+            return self.message
+        if name is None:
+            return None
+        if self.wrap == WRAP_INVALID:
+            return invalid_text("Pod", name, self.message)
+        return forbidden_message("pods", name, self.message)
+
+    def as_dict(self, name: str | None = None) -> dict[str, Any]:
         out: dict[str, Any] = {
             "plugin": self.plugin,
             "object": self.source or None,
             "message": self.message,
-            "apiServerMessage": self.api_server_message,
+            "apiServerMessage": self.api_server_message(name),
         }
         if self.replica is not None:
             out["replica"] = self.replica
@@ -117,6 +140,15 @@ class Admission:
     limits: dict[str, Any]
     quota: QuotaRoom | None
     policies: list[str] = field(default_factory=list)  # the objects that applied
+    # The name the API server prints for the workload's pod number n (0-based), or None when
+    # a controller generates it; one admission is shared by the pods of one template.
+    pod_name: Callable[[int], str | None] | None = None
+
+    def name_of(self, ordinal: int) -> str | None:
+        return self.pod_name(ordinal) if self.pod_name is not None else None
+
+    def api_server_messages(self) -> list[str | None]:
+        return [d.api_server_message(self.name_of(d.ordinal)) for d in self.denials]
 
     @property
     def allowed(self) -> bool:
@@ -153,7 +185,7 @@ class Admission:
         why = self.explanation()
         return {
             "allowed": self.allowed,
-            "denials": [d.as_dict() for d in self.denials],
+            "denials": [d.as_dict(self.name_of(d.ordinal)) for d in self.denials],
             "defaulted": [
                 {"field": f"{self.spec_path}.{d.field}", "value": d.value, "from": d.source}
                 for d in self.defaulted
@@ -193,15 +225,11 @@ def admit(
     spec_path: str = "spec",
     replicas: int = 1,
     written_qos: str | None = None,
-    pod_name: Any = None,
+    pod_name: Callable[[int], str | None] | None = None,
 ) -> Admission:
     """``pod`` (as written) and ``defaulted`` (as the API server defaulted it for
     ``version``) through ``policy``. ``pod_name(ordinal)`` gives the name the API server
     prints for the workload's pod number ``ordinal`` (0-based), or None when it is random."""
-
-    def name_of(ordinal: int) -> str | None:
-        return pod_name(ordinal) if callable(pod_name) else None
-
     mutation = mutate(defaulted, list(policy.limit_ranges))
     admitted = mutation.pod
     denials: list[Denial] = []
@@ -209,19 +237,10 @@ def admit(
         errors = _new_errors(pod, defaulted, admitted)
         if errors:
             source = _source_of(errors[0], mutation.defaulted)
-            name = name_of(0)
-            denials.append(
-                Denial(
-                    PLUGIN_LIMIT_RANGER,
-                    source,
-                    aggregate(str(e) for e in errors) or "",
-                    invalid_message("Pod", name, errors) if name else None,
-                )
-            )
+            message = aggregate(str(e) for e in errors) or ""
+            denials.append(Denial(PLUGIN_LIMIT_RANGER, source, message, WRAP_INVALID))
     for d in validate_all(admitted, list(policy.limit_ranges), version):
-        name = name_of(0)
-        forbidden = forbidden_message("pods", name, d.message) if name else None
-        denials.append(Denial(PLUGIN_LIMIT_RANGER, d.source, d.message, forbidden))
+        denials.append(Denial(PLUGIN_LIMIT_RANGER, d.source, d.message))
 
     qos = compute_qos_class(
         admitted, require_pod_level_values=version.qos_requires_pod_level_values
@@ -236,7 +255,7 @@ def admit(
             limited=list(policy.limited),
             stop_at_first=False,
         )
-        denials += _quota_denials(check.denials, name_of(0))
+        denials += _quota_denials(check.denials)
         if check.matched:
             delta = {k: v for k, v in check.usage.items() if not v.is_zero()}
             r = room(delta, check.matched)
@@ -245,10 +264,8 @@ def admit(
                 # The first pod of the workload the quotas refuse, after the others counted.
                 used = advanced_usage(check.matched, delta, r.fits)
                 later = check_request(admitted, check.matched, version, qos, used=used)
-                for d in _quota_denials(later.denials, name_of(r.fits)):
-                    denials.append(
-                        Denial(d.plugin, d.source, d.message, d.api_server_message, r.fits + 1)
-                    )
+                for d in _quota_denials(later.denials):
+                    denials.append(dataclasses.replace(d, replica=r.fits + 1))
     applied = [lr.ref for lr in policy.limit_ranges] + [q.ref for q in policy.quotas]
     return Admission(
         pod=admitted,
@@ -262,15 +279,14 @@ def admit(
         limits=effective_limits(admitted, apply_defaults=False),
         quota=quota_room,
         policies=applied,
+        pod_name=pod_name,
     )
 
 
-def _quota_denials(denials: list[Any], name: str | None) -> list[Denial]:
-    out = []
-    for d in denials:
-        if d.forbidden:
-            text = forbidden_message("pods", name, d.message) if name else None
-        else:
-            text = d.message
-        out.append(Denial(PLUGIN_RESOURCE_QUOTA, d.source, d.message, text))
-    return out
+def _quota_denials(denials: list[Any]) -> list[Denial]:
+    return [
+        Denial(
+            PLUGIN_RESOURCE_QUOTA, d.source, d.message, WRAP_FORBIDDEN if d.forbidden else WRAP_NONE
+        )
+        for d in denials
+    ]

@@ -31,6 +31,7 @@ from designer.k8s.apiserver.status import (
     aggregate,
     forbidden_message,
     invalid_message,
+    invalid_text,
 )
 from designer.k8s.apiserver.version_notes import (
     VersionNote,
@@ -73,6 +74,7 @@ __all__ = [
     "forbidden_message",
     "go_float_f",
     "invalid_message",
+    "invalid_text",
     "validate_limit_range",
     "validate_resource_quota",
     "SUPPORTED_VERSIONS",

@@ -34,6 +34,11 @@ def forbidden_message(resource: str, name: str, message: str) -> str:
     return f"{resource} {go_quote(name)} is forbidden: {message}"
 
 
+def invalid_text(kind: str, name: str, aggregated: str) -> str:
+    """NewInvalid's message when the field errors are already aggregated."""
+    return f"{kind} {go_quote(name)} is invalid: {aggregated}"
+
+
 def invalid_message(kind: str, name: str, errors: Iterable[FieldError]) -> str:
     """NewInvalid(GroupKind, name, errs).Error(): ``LimitRange "x" is invalid: [...]``."""
     text = aggregate(str(e) for e in errors)

@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from designer.k8s.admission import (
-    MULTIPLICITY,
     Admission,
     NamespacePolicy,
     admit,
@@ -206,9 +205,12 @@ def apply_policies(
         if policy is not None and report.pod is not None and report.defaulted is not None:
             replicas = pods_at_once(w.kind, w.obj)
             name = (w.pod_metadata or {}).get("name") if w.kind == "Pod" else None
-            memo_key = (id(report), policy.namespace, w.kind, replicas, name, _owner_name(w))
+            # Pods of one template share the admission; only the names in messages differ.
+            memo_key = (id(report), policy.namespace, w.kind, replicas)
             admission = admission_memo.get(memo_key)
-            if admission is None:
+            if admission is not None:
+                admission = dataclasses.replace(admission, pod_name=_namer(w, name))
+            else:
                 admission = admit(
                     report.pod,
                     report.defaulted,
@@ -225,10 +227,6 @@ def apply_policies(
         else:
             out.append(dataclasses.replace(o, admission=admission, version_notes=notes))
     return out, reports
-
-
-def _owner_name(w: Any) -> str | None:
-    return w.name if w.kind in MULTIPLICITY else None
 
 
 def _namer(w: Any, name: Any) -> Callable[[int], str | None]:

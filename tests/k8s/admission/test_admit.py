@@ -510,3 +510,13 @@ def test_admission_never_crashes_on_arbitrary_limit_ranges_and_quotas(
         assert admission["allowed"] == (not admission["denials"])
         if admission["quota"] and admission["quota"]["fits"] is not None:
             assert admission["quota"]["fits"] >= 0
+
+
+def test_pods_of_one_template_share_the_admission_but_keep_their_own_names() -> None:
+    full = GPU_QUOTA.replace(
+        'used: {requests.nvidia.com/gpu: "6"}', 'used: {requests.nvidia.com/gpu: "8"}'
+    )
+    pod = BEST_EFFORT_POD + "    resources: {limits: {nvidia.com/gpu: 1}}\n"
+    result = check(full, pod, pod.replace("name: trainer", "name: trainer-2"))
+    texts = [o["admission"]["denials"][0]["apiServerMessage"] for o in result["objects"]]
+    assert [t.split(" is forbidden")[0] for t in texts] == ['pods "trainer"', 'pods "trainer-2"']

@@ -275,8 +275,8 @@ def test_several_errors_of_one_limit_range_are_joined_as_the_api_server_prints_t
     policy = NamespacePolicy("test", (lr,))
     p = pod(spec, "web")
     result = admit(p, pod_with_defaults(p), policy, version=LATEST, pod_name=lambda i: "web")
-    (denial,) = result.denials
-    assert denial.api_server_message == (
+    (text,) = result.api_server_messages()
+    assert text == (
         'pods "web" is forbidden: [minimum cpu usage per Container is 100m, but request is 50m, '
         "maximum memory usage per Container is 1Gi.  No limit is specified]"
     )
