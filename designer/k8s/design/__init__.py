@@ -49,9 +49,6 @@ from designer.k8s.design.export import (
     warn_objects,
 )
 from designer.k8s.design.headroom import (
-    F_LIMIT,
-    F_PEAK,
-    F_SHM,
     HeadroomError,
     memory_headroom,
 )
@@ -109,9 +106,6 @@ __all__ = [
     "ExportKind",
     "ExportSettings",
     "ExtraResource",
-    "F_LIMIT",
-    "F_PEAK",
-    "F_SHM",
     "FieldHint",
     "GPU_METRIC_ANNOTATION",
     "GPU_METRIC_NAME",

@@ -111,7 +111,7 @@ def _approx_text(n: Fraction) -> str:
 
 def _memory(value: object, field: str, *, allow_zero: bool) -> tuple[Quantity, Fraction]:
     shown = value if isinstance(value, str) else repr(value)
-    params = {"field": field, "value": shown}
+    params = {"field": Message(field, {}), "value": shown}
     if isinstance(value, bool) or not isinstance(value, str | int):
         raise HeadroomError(Message(E_NOT_QUANTITY, params))
     try:
@@ -178,7 +178,8 @@ def memory_headroom(
         limit = math.ceil(total / HALF_GIB) * HALF_GIB
         round_line = L_ROUND_HALF_GI
     if limit > MAX_BYTES:
-        raise HeadroomError(Message(E_TOO_LARGE, {"field": F_LIMIT, "value": _bytes_text(limit)}))
+        params = {"field": Message(F_LIMIT, {}), "value": _bytes_text(limit)}
+        raise HeadroomError(Message(E_TOO_LARGE, params))
 
     percent = _percent(h)
     unrounded = _bytes_text(math.ceil(total))

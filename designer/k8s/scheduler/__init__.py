@@ -15,7 +15,6 @@ from designer.k8s.scheduler.catalog import (
     catalog_shapes,
 )
 from designer.k8s.scheduler.node_fit import (
-    DEFAULT_PLUGIN,
     FitResult,
     fit,
     tolerates,
@@ -34,7 +33,6 @@ from designer.k8s.scheduler.requests import (
 )
 
 __all__ = [
-    "DEFAULT_PLUGIN",
     "FitResult",
     "NodeInfo",
     "PROVIDERS",

@@ -241,14 +241,15 @@ def _bottleneck_order(name: str) -> tuple[int, tuple[int, str]]:
     return (2, resource_sort_key(name))
 
 
-def _plugin_for(resource: str) -> str:
+def _plugin_for(resource: str) -> Message:
+    """The device plugin that advertises ``resource``, as a (translatable) sentence part."""
     if resource.startswith(MIG_RESOURCE_PREFIX):
-        return str(VENDORS["nvidia"]["plugin"])
+        return Message(str(VENDORS["nvidia"]["plugin"]), {})
     base = resource.removesuffix(SHARED_SUFFIX)
     for row in VENDORS.values():
         if base in row["resources"]:  # type: ignore[operator]
-            return str(row["plugin"])
-    return DEFAULT_PLUGIN
+            return Message(str(row["plugin"]), {})
+    return Message(DEFAULT_PLUGIN, {})
 
 
 def _pod_tolerations(pod: Pod) -> list[Mapping[str, Any]]:
