@@ -61,7 +61,10 @@ check-deploy: $(STAMP)
 	  $(BIN)/python manage.py check --deploy --fail-level WARNING
 
 bench: $(STAMP)
+	@command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends wrk >/dev/null; }
+	$(BIN)/python manage.py collectstatic --noinput >/dev/null
 	$(BIN)/python bench/bench_check.py
+	$(BIN)/python bench/bench_live.py
 
 clean:
 	rm -rf $(VENV) staticfiles

@@ -14,6 +14,7 @@ import zlib
 from typing import Any, get_args
 
 from django import forms
+from django.http import QueryDict
 from django.urls import reverse_lazy
 from django.utils.translation import gettext_lazy as _
 from pydantic import BaseModel, ValidationError
@@ -520,11 +521,11 @@ def design_from_forms(pod_form: PodForm, formset: Any) -> Design | None:
     """Build the design from valid forms; None when any form is invalid."""
     if not pod_form.is_valid() or not formset.is_valid():
         return None
-    pod = pod_form.cleaned_data
-    containers = []
-    for form in formset.forms:
-        data = dict(form.cleaned_data)
-        containers.append(ContainerDesign(**data))
+    return _design(pod_form.cleaned_data, [dict(f.cleaned_data) for f in formset.forms])
+
+
+def _design(pod: dict[str, Any], container_data: list[dict[str, Any]]) -> Design | None:
+    containers = [ContainerDesign(**data) for data in container_data]
     try:
         return Design(
             workload=pod["workload"],
@@ -546,6 +547,69 @@ def design_from_forms(pod_form: PodForm, formset: Any) -> Design | None:
         )
     except ValidationError:
         return None
+
+
+# --- the live update's fast path ----------------------------------------------------------
+
+
+class _Fallback(Exception):
+    """The query has something only the full forms can report (an error, an odd value)."""
+
+
+def _clean_form(form_class: type[forms.Form], data: QueryDict, prefix: str) -> dict[str, Any]:
+    """What ``form_class(data, prefix=...).cleaned_data`` holds, computed with the form's own
+    field classes (``Field.clean``, the widgets' ``value_from_datadict`` and the form's
+    ``clean_<name>`` methods, exactly as BaseForm._clean_fields calls them) but without
+    building a form, which deep-copies every field. Raises _Fallback on any error."""
+    cleaned: dict[str, Any] = {}
+    for name, field in form_class.base_fields.items():
+        key = f"{prefix}-{name}" if prefix else name
+        value = field.widget.value_from_datadict(data, {}, key)
+        try:
+            cleaned[name] = field.clean(value)
+        except forms.ValidationError:
+            raise _Fallback from None
+        method = getattr(form_class, f"clean_{name}", None)
+        if method is not None:
+            holder = _Cleaned(cleaned)
+            try:
+                cleaned[name] = method(holder)
+            except forms.ValidationError:
+                raise _Fallback from None
+    return cleaned
+
+
+class _Cleaned:
+    """Stands in for a form in its ``clean_<name>`` methods, which read ``cleaned_data``."""
+
+    def __init__(self, cleaned: dict[str, Any]) -> None:
+        self.cleaned_data = cleaned
+
+
+def design_from_query(data: QueryDict) -> Design | None:
+    """The design a full designer query describes, without building the forms: the live
+    update's fast path. None when building the forms is needed to say what is wrong (or to
+    be sure of the answer); otherwise exactly ``design_from_forms(PodForm(data),
+    ContainerFormSet(data, prefix="c"))`` (tests/web/test_forms_fast_path.py checks it)."""
+    try:
+        total = data.get("c-TOTAL_FORMS", "")
+        initial = data.get("c-INITIAL_FORMS", "")
+        if not (total.isascii() and total.isdigit() and initial == "0"):
+            raise _Fallback
+        count = int(total)
+        if not 1 <= count <= MAX_CONTAINERS:
+            raise _Fallback
+        pod = _clean_form(PodForm, data, "")
+        containers = []
+        for i in range(count):
+            if not any(key.startswith(f"c-{i}-") for key in data):
+                raise _Fallback  # an untouched extra form: the formset skips it
+            containers.append(_clean_form(ContainerForm, data, f"c-{i}"))
+        if not any(c.get("role") == "app" for c in containers):
+            raise _Fallback
+    except _Fallback:
+        return None
+    return _design(pod, containers)
 
 
 # Engine resource names → container form fields (request, limit).

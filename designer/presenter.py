@@ -15,7 +15,13 @@ from urllib.parse import urlencode
 
 from django.utils.translation import gettext_lazy
 
-from designer.forms import PodForm, design_query, field_for_choice, field_for_path
+from designer.forms import (
+    ContainerForm,
+    PodForm,
+    design_query,
+    field_for_choice,
+    field_for_path,
+)
 from designer.i18n import translate
 from designer.k8s.core import Message, format_resources
 from designer.k8s.design import (
@@ -73,16 +79,17 @@ def slot_id(container: int | None, name: str) -> str:
 
 def design_results(
     design: Design | None,
-    pod_form: PodForm,
-    formset: Any,
+    pod_form: PodForm | None = None,
+    formset: Any = None,
     *,
     action: str = "",
     changed: str = "",
     problem: Message | None = None,
 ) -> Results:
     """Run the engine once on a design (after a button's ``action``) and place its messages
-    beside the form fields. ``problem`` is a message for the whole pod (e.g. an unknown
-    workload type in a deep link)."""
+    beside the form fields (and the forms' own errors, when there are forms: the live
+    update's fast path has none, see forms.design_from_query). ``problem`` is a message for
+    the whole pod (e.g. an unknown workload type in a deep link)."""
     slots: dict[str, list[FieldMessage]] = {}
 
     def add(slot: str, message: FieldMessage) -> None:
@@ -91,14 +98,15 @@ def design_results(
     if problem is not None:
         add("err-pod", FieldMessage("error", translate(problem)))
     # Form-level problems (a label line without "=", too many containers) first.
-    for name, errors in pod_form.errors.items():
+    for name, errors in pod_form.errors.items() if pod_form is not None else ():
         for text in errors:
             add(slot_id(None, "" if name == "__all__" else name), FieldMessage("error", text))
-    for i, form in enumerate(formset.forms if formset.is_bound else []):
+    bound = formset is not None and formset.is_bound
+    for i, form in enumerate(formset.forms if bound else []):
         for name, errors in form.errors.items():
             for text in errors:
                 add(slot_id(i, "" if name == "__all__" else name), FieldMessage("error", text))
-    for text in formset.non_form_errors() if formset.is_bound else []:
+    for text in formset.non_form_errors() if bound else []:
         add("err-pod", FieldMessage("error", text))
     if design is None:
         return Results(None, None, slots=slots, form_invalid=True)
@@ -182,25 +190,25 @@ EXPORT_SECTION = (
 OPTIONAL = frozenset(field_for_choice(f) for f in (*GPU_SECTION, *NODE_SECTION, *EXPORT_SECTION))
 
 
-def shown_pod_fields(pod_form: PodForm, results: Results) -> set[str]:
+def shown_pod_fields(results: Results) -> set[str]:
     """The PodForm fields the page shows: every field but the optional ones, and of those the
     ones the engine says apply (MIG fields for a MIG mode, node fields for the chosen node
     source, the export kind's settings)."""
     # workload and size are rendered by hand (htmx preset selects) and base is hidden: no slot.
-    shown = set(pod_form.fields) - OPTIONAL - {"workload", "size", "base"}
+    shown = set(PodForm.base_fields) - OPTIONAL - {"workload", "size", "base"}
     applicable = results.rendered.applicable if results.rendered else frozenset()
     return shown | {field_for_choice(f) for f in applicable}
 
 
-def _all_slot_ids(pod_form: PodForm, container_forms: list, results: Results) -> list[dict]:
+def _all_slot_ids(containers: int, results: Results) -> list[dict]:
     """Every error slot on the page, so an htmx update can also clear the stale ones; only
     slots of fields the page shows (an out-of-band swap needs its target). A message for a
     field that is not shown goes to the pod's slot."""
-    shown = shown_pod_fields(pod_form, results)
-    ids = ["err-pod"] + [f"err-id_{name}" for name in pod_form.fields if name in shown]
-    for i, form in enumerate(container_forms):
+    shown = shown_pod_fields(results)
+    ids = ["err-pod"] + [f"err-id_{name}" for name in PodForm.base_fields if name in shown]
+    for i in range(containers):
         ids.append(f"err-c-{i}")
-        ids += [f"err-id_c-{i}-{name}" for name in form.fields if name != "base"]
+        ids += [f"err-id_c-{i}-{name}" for name in ContainerForm.base_fields if name != "base"]
     slots = {slot: list(results.slots.get(slot, [])) for slot in ids}
     for slot, messages in results.slots.items():
         if slot not in slots:
@@ -273,18 +281,42 @@ ADD_ACTIONS = (
 )
 
 
-def designer_context(pod_form: PodForm, formset: Any, results: Results, *, oob: bool) -> dict:
-    """The designer template's context for forms bound (or initialised) from a design and the
-    engine's results. ``oob``: the answer updates the results panel and the field slots."""
+def results_context(results: Results, *, oob: bool, containers: int | None = None) -> dict:
+    """The results panel's context (no forms needed). ``oob``: the answer also refreshes every
+    field's message slot; ``containers``: how many container fieldsets the page has (the
+    design's, unless the form could not make one)."""
     design = results.design
-    query = urlencode(design_query(design)) if design else ""
+    rendered = results.rendered
+    count = len(design.containers) if containers is None and design else containers or 0
+    return {
+        "results": results,
+        "report": results.report,
+        "query": urlencode(design_query(design)) if design else "",
+        "resource_rows": _resource_rows(results.report),
+        **_plan_context(results),
+        "export_kind": rendered.kind if rendered else "",
+        "export_lines": [translate(line) for line in rendered.explanation] if rendered else [],
+        "advice": [
+            {"message": translate(a.message), "reason": translate(a.reason)}
+            for a in (results.report.advice if results.report else [])
+        ],
+        **_qos_context(results.report),
+        "oob": oob,
+        "all_slots": _all_slot_ids(count, results),
+    }
+
+
+def designer_context(pod_form: PodForm, formset: Any, results: Results, *, oob: bool) -> dict:
+    """The whole designer's context: the forms (bound, or initialised from a design) and the
+    engine's results."""
+    design = results.design
     workload = design.workload if design else pod_form["workload"].value()
     spec = WORKLOAD_TYPES.get(workload or "") or workload_type("training")
     container_forms = list(formset.forms)
     container_paths = design.container_paths() if design else []
-    shown = shown_pod_fields(pod_form, results)
-    rendered = results.rendered
+    shown = shown_pod_fields(results)
     return {
+        **results_context(results, oob=oob, containers=len(container_forms)),
         "pod_form": pod_form,
         "formset": formset,
         "containers": [
@@ -297,29 +329,11 @@ def designer_context(pod_form: PodForm, formset: Any, results: Results, *, oob: 
             }
             for i, f in enumerate(container_forms)
         ],
-        "results": results,
-        "report": results.report,
         "workload": spec,
-        "query": query,
         "gpu_choices": GPU_RESOURCE_CHOICES,
         "add_actions": ADD_ACTIONS,
-        "resource_rows": _resource_rows(results.report),
-        **_plan_context(results),
-        "export_kind": rendered.kind if rendered else "",
-        "export_lines": [translate(line) for line in rendered.explanation] if rendered else [],
-        "advice": [
-            {"message": translate(a.message), "reason": translate(a.reason)}
-            for a in (results.report.advice if results.report else [])
-        ],
-        **_qos_context(results.report),
-        "oob": oob,
-        "all_slots": _all_slot_ids(pod_form, container_forms, results),
         **{
-            key: [
-                pod_form[field_for_choice(name)]
-                for name in section
-                if field_for_choice(name) in shown
-            ]
+            key: [pod_form[field_for_choice(n)] for n in section if field_for_choice(n) in shown]
             for key, section in (
                 ("gpu_fields", GPU_SECTION),
                 ("node_fields", NODE_SECTION),

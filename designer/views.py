@@ -19,13 +19,14 @@ from designer.forms import (
     ContainerFormSet,
     PodForm,
     design_from_forms,
+    design_from_query,
     design_initial,
     design_query,
 )
 from designer.k8s.core import Message
 from designer.k8s.design import Design, UnknownWorkloadType, preset_design
 from designer.models import SharedDesign
-from designer.presenter import Results, design_results, designer_context
+from designer.presenter import Results, design_results, designer_context, results_context
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -56,6 +57,12 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
     # A full design carries the formset's management fields; a bare "?workload=inference"
     # (a deep link to a workload type) starts from that type's preset.
     if "c-TOTAL_FORMS" in data:
+        if request.htmx and request.htmx.target == "results" and not action:
+            # A live update (a typed value): read the design straight from the query; only
+            # a query the forms must explain takes the forms' way below.
+            design = design_from_query(data)
+            if design is not None:
+                return _render_results(request, design_results(design))
         pod_form, formset, design = _bind(data)
         results = design_results(
             design, pod_form, formset, action=action, changed=data.get("changed", "")
@@ -81,6 +88,13 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
     return _render_designer(
         request, pod_form, formset, design_results(design, pod_form, formset, problem=problem)
     )
+
+
+def _render_results(request: HtmxHttpRequest, results: Results) -> HttpResponse:
+    """The results panel and every message slot (out of band), without the forms."""
+    context = results_context(results, oob=True)
+    response = render(request, "designer/index.html#results", context)
+    return replace_url(response, f"{reverse('index')}?{context['query']}")
 
 
 def _render_designer(
