@@ -2,6 +2,7 @@
 
 * ``POST /api/v1/analyze``: manifests in, ``podspec check --format json`` out.
 * ``POST /api/v1/render``: a design in, its Pod YAML, QoS and validation out.
+* ``POST /api/v1/fit``: a pod and a node in, node fit and the kubelet's values out.
 
 The API changes nothing on the server, so it needs no session, cookie or CSRF token
 (django-ninja 1.7 exempts its views from CSRF unless a cookie-based auth is set; none
@@ -21,7 +22,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 from ninja import NinjaAPI, Schema, Status
 from ninja.errors import HttpError
-from pydantic import Field, create_model
+from pydantic import Field, StrictBool, StrictStr, create_model
 
 from designer.k8s.apiserver import (
     DEFAULT_VERSION,
@@ -29,11 +30,14 @@ from designer.k8s.apiserver import (
     cluster_version,
     parse_kubernetes_version,
     pod_from_parts,
+    pod_with_defaults,
     version_notes,
 )
 from designer.k8s.check import DEFAULT_NAMESPACE, CheckResult, check_files, check_text, check_texts
-from designer.k8s.core import Pod, name_is_dns_label
+from designer.k8s.core import Pod, Quantity, name_is_dns_label
 from designer.k8s.design import MAX_CONTAINERS, Design, DesignError, render_design
+from designer.k8s.gpu import GpuSharing, SharingError, gpu_sharing
+from designer.k8s.kubelet import kubelet_config, node_view
 from designer.k8s.manifest import (
     MAX_INPUT_BYTES,
     Document,
@@ -290,6 +294,17 @@ class RenderOut(Schema):
     versionNotes: list[VersionNoteOut]  # noqa: N815
 
 
+class KubeletIn(Schema):
+    cpuCFSQuota: StrictBool = Field(  # noqa: N815 - the KubeletConfiguration field name
+        default=True, description="kubelet cpuCFSQuota: enforce CPU limits with CFS quota"
+    )
+    cpuCFSQuotaPeriod: StrictStr = Field(  # noqa: N815
+        default="100ms",
+        description="kubelet cpuCFSQuotaPeriod, a Go duration such as 100ms or 5000us; another "
+        "value than 100ms means the CustomCPUCFSQuotaPeriod gate is on, and must lie in 1ms..1s",
+    )
+
+
 class FitIn(Schema):
     pod: dict[str, Any] | str = Field(
         description="a Pod (or any workload with a pod template) as an object or YAML text"
@@ -297,17 +312,112 @@ class FitIn(Schema):
     node: dict[str, Any] = Field(
         description='a Node manifest object, or {"catalog": "<id>", "provider": "gke|eks|aks"}, '
         'or {"capacity": {"cpu": "96", "memory": "1152Gi", "nvidia.com/gpu": "8"}, '
-        '"provider": "gke|eks|aks"}'
+        '"provider": "gke|eks|aks"}; a catalog or capacity node may add "gpuSharing": '
+        '{"mode": "whole|mig-single|mig-mixed|time-slicing|mps", "profile": "1g.10gb", '
+        '"migLayout": "1g.10gb=2, 2g.20gb=1, 3g.40gb=1" (or {"1g.10gb": 2, ...}, or '
+        '[{"gpus": 4, "profiles": {...}}, ...]), "replicas": 4, "renameByDefault": false, '
+        '"model": "h100-80gb" (capacity nodes)}'
     )
     daemonsetOverhead: dict[str, str] | None = None  # noqa: N815
+    kubelet: KubeletIn | None = Field(
+        default=None, description="the node's kubelet configuration (defaults: true, 100ms)"
+    )
+
+
+class KubeletPodOut(Schema):
+    cpuShares: int = Field(description="ResourceConfig.CPUShares (2 for BestEffort)")  # noqa: N815
+    cpuWeight: int = Field(  # noqa: N815
+        description="the pod cgroup's cpu.weight on cgroup v2, as the kubelet computes it "
+        "(getCPUWeight(cpuShares))"
+    )
+    cpuQuota: int | None = Field(  # noqa: N815
+        description="ResourceConfig.CPUQuota in µs; null when unset (BestEffort, or a Burstable "
+        "pod whose containers do not all limit cpu), -1 with cpuCFSQuota false"
+    )
+    cpuPeriod: int | None = Field(  # noqa: N815
+        description="ResourceConfig.CPUPeriod in µs; null whenever cpuQuota is null"
+    )
+    memoryLimit: int | None = Field(  # noqa: N815
+        description="ResourceConfig.Memory in bytes (pod overhead included); null when unset"
+    )
+
+
+class KubeletContainerOut(Schema):
+    name: str | None
+    cpuShares: int = Field(description="CRI LinuxContainerResources.CpuShares")  # noqa: N815
+    cpuQuota: int = Field(  # noqa: N815
+        description="CpuQuota in µs; 0 (not set) without a cpu limit or with cpuCFSQuota false"
+    )
+    cpuPeriod: int = Field(description="CpuPeriod in µs; 0 with cpuCFSQuota false")  # noqa: N815
+    memoryLimit: int = Field(  # noqa: N815
+        description="MemoryLimitInBytes; 0 (not set) without a memory limit"
+    )
+    oomScoreAdj: int | None = Field(  # noqa: N815
+        description="GetContainerOOMScoreAdjust with the node's memory capacity; null only for "
+        "a Burstable container on a node whose memory capacity is unknown"
+    )
+
+
+class KubeletOut(Schema):
+    pod: KubeletPodOut
+    containers: list[KubeletContainerOut] = Field(
+        description="init containers (sidecars included) then app containers, in pod order"
+    )
+
+
+class UnreadableOut(Schema):
+    field: str = Field(description="field path, e.g. spec.containers[0].resources.limits[memory]")
+    resource: str
+    value: str = Field(description="the value as written")
 
 
 class FitOut(Schema):
-    podsPerNode: int | None  # noqa: N815
+    podsPerNode: int | None = Field(  # noqa: N815
+        description="0 when the pod cannot land; null when unbounded (it requests nothing the "
+        "node counts) or when a request cannot be read (see cannotCompute)"
+    )
     bottleneck: str | None
     allocatable: dict[str, str]
     stranded: dict[str, str]
     pendingReasons: list[str]  # noqa: N815
+    notes: list[str] = Field(
+        description="what the counts assume or leave idle: how the GPUs are shared (MIG slices, "
+        "replicas), GPUs stranded, what cannot be computed"
+    )
+    kubelet: KubeletOut | None = Field(
+        description="what the node's kubelet would set for the pod, whether or not it fits; "
+        "null when a cpu, memory or hugepages value cannot be read (see cannotCompute)"
+    )
+    kubeletNotes: list[str] = Field(  # noqa: N815
+        description="about the kubelet values: absurd values that overflow its 64-bit "
+        "arithmetic, a custom cpuCFSQuotaPeriod, what cannot be computed"
+    )
+    cannotCompute: list[UnreadableOut] = Field(  # noqa: N815
+        description="values that are not quantities; what depends on them is not computed"
+    )
+
+
+FIT_DESCRIPTION = """\
+How many copies of a pod one node takes, the bottleneck, what stays idle and why it would stay
+Pending, plus `kubelet`: what the node's kubelet sets for the pod, computed as the kubelet's Go
+code does (`ResourceConfigForPod` for the pod cgroup, `generateLinuxContainerResources` and
+`GetContainerOOMScoreAdjust` for each container), in its integer units and int64 arithmetic.
+
+`kubelet.pod` is the pod cgroup's `ResourceConfig`: `null` where the kubelet leaves a field
+unset (a BestEffort pod has only `cpuShares` 2), `cpuQuota` -1 when `cpuCFSQuota` is false.
+`kubelet.containers` are CRI `LinuxContainerResources`, where 0 means "not set".
+`oomScoreAdj` uses the node's memory capacity. Give `"kubelet": {"cpuCFSQuota": false,
+"cpuCFSQuotaPeriod": "5ms"}` for a kubelet configured that way.
+
+A catalog or capacity node with `"gpuSharing"` advertises its GPUs as the NVIDIA device plugin
+would: MIG single strategy = slices as `nvidia.com/gpu` (8 H100 80GB in 1g.10gb: 56), mixed =
+`nvidia.com/mig-<profile>` from `migLayout`, time-slicing/MPS = `replicas` per GPU
+(`nvidia.com/gpu.shared` with `renameByDefault`); `notes` say so.
+
+**400** for a pod or node that cannot be read, a sharing the node cannot have (a profile of
+another GPU model, a layout that does not fit a GPU), or a kubelet setting the kubelet would
+refuse (its own message, e.g. `time: invalid duration "fast"`).
+"""
 
 
 api = NinjaAPI(
@@ -496,25 +606,77 @@ def _fit_pod(value: dict[str, Any] | str) -> Pod:
     return pod
 
 
+SHARING_KEYS = {"mode", "profile", "migLayout", "replicas", "renameByDefault", "model"}
+
+
+def _fit_sharing(value: object) -> tuple[GpuSharing, str | None]:
+    """The node's gpuSharing object as a GpuSharing, and the GPU model it names."""
+    if not isinstance(value, dict):
+        raise ValueError("node.gpuSharing must be an object.")
+    unknown = sorted(set(value) - SHARING_KEYS)
+    if unknown:
+        raise ValueError(
+            f"node.gpuSharing has unknown field(s) {', '.join(unknown)}; "
+            f"known: {', '.join(sorted(SHARING_KEYS))}."
+        )
+    for key in ("mode", "profile", "model"):
+        if key in value and not isinstance(value[key], str):
+            raise ValueError(f"node.gpuSharing.{key} must be a string.")
+    if "renameByDefault" in value and not isinstance(value["renameByDefault"], bool):
+        raise ValueError("node.gpuSharing.renameByDefault must be true or false.")
+    replicas = value.get("replicas")
+    if replicas is not None and (isinstance(replicas, bool) or not isinstance(replicas, int)):
+        raise ValueError("node.gpuSharing.replicas must be a whole number.")
+    try:
+        sharing = gpu_sharing(
+            value.get("mode", "whole"),
+            profile=value.get("profile", ""),
+            layout=value.get("migLayout"),
+            replicas=replicas,
+            rename_by_default=value.get("renameByDefault", False),
+        )
+    except SharingError as exc:
+        raise ValueError(f"node.gpuSharing: {exc}") from exc
+    return sharing, value.get("model")
+
+
 def _fit_node(value: dict[str, Any]) -> NodeInfo:
     provider = value.get("provider")
     if provider is not None and provider not in PROVIDERS:
         raise ValueError("provider must be one of gke, eks, aks.")
     max_pods = value.get("maxPods")
-    if "catalog" in value:
-        return node_from_catalog(str(value["catalog"]), provider, max_pods)
-    if "capacity" in value:
-        capacity = value["capacity"]
-        if not isinstance(capacity, dict):
-            raise ValueError("capacity must be an object of resource quantities.")
-        return node_from_capacity(capacity, provider or "gke", max_pods)
+    sharing, model = _fit_sharing(value["gpuSharing"]) if "gpuSharing" in value else (None, None)
+    try:
+        if "catalog" in value:
+            if model is not None:
+                raise ValueError(
+                    "node.gpuSharing.model is for capacity nodes; a catalog shape has its own "
+                    "GPU model."
+                )
+            return node_from_catalog(str(value["catalog"]), provider, max_pods, gpu_sharing=sharing)
+        if "capacity" in value:
+            capacity = value["capacity"]
+            if not isinstance(capacity, dict):
+                raise ValueError("capacity must be an object of resource quantities.")
+            return node_from_capacity(
+                capacity, provider or "gke", max_pods, gpu_sharing=sharing, gpu_model=model
+            )
+    except SharingError as exc:
+        raise ValueError(f"node.gpuSharing: {exc}") from exc
+    if sharing is not None:
+        raise ValueError(
+            "node.gpuSharing is for catalog and capacity nodes: a Node manifest's allocatable "
+            "already shows what its device plugin advertises."
+        )
     return node_from_manifest(value)
 
 
 @api.post(
     "/fit",
     response={200: FitOut, 400: ErrorOut, 413: ErrorOut, 422: ValidationErrorOut},
-    summary="How many of a pod fit on a node, the bottleneck, what is stranded, why Pending",
+    summary="How many of a pod fit on a node, the bottleneck, what is stranded, why Pending, "
+    "and what the kubelet sets",
+    description=FIT_DESCRIPTION,
     operation_id="fit",
 )
 def fit_endpoint(request: HttpRequest, body: FitIn) -> Any:
@@ -525,15 +687,33 @@ def fit_endpoint(request: HttpRequest, body: FitIn) -> Any:
     try:
         pod = _fit_pod(body.pod)
         node = _fit_node(body.node)
-        result = fit(pod, node, body.daemonsetOverhead)
+        kubelet = body.kubelet or KubeletIn()
+        config = kubelet_config(kubelet.cpuCFSQuota, kubelet.cpuCFSQuotaPeriod)
+        defaulted = pod_with_defaults(pod)
+        result = fit(defaulted, node, body.daemonsetOverhead, apply_defaults=False)
     except (ValueError, TypeError, KeyError, ManifestError) as exc:
         # KeyError's str() quotes its argument; the others are sentences already.
         text = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
         return Status(400, {"error": text or type(exc).__name__})
+    # The same engine call as the designer's "What the node does" table.
+    capacity = node.memory_capacity
+    view = node_view(
+        pod,
+        Quantity.from_fraction(capacity, "BinarySI") if capacity is not None else None,
+        defaulted=defaulted,
+        kubelet=config,
+    )
     answer = result.as_dict()
+    unreadable = {u.field: u for u in (*view.unreadable, *result.unreadable)}
     return {
-        k: answer[k]
-        for k in ("podsPerNode", "bottleneck", "allocatable", "stranded", "pendingReasons")
+        **{
+            k: answer[k]
+            for k in ("podsPerNode", "bottleneck", "allocatable", "stranded", "pendingReasons")
+        },
+        "notes": answer["notes"],
+        "kubelet": view.kubelet.as_dict() if view.kubelet else None,
+        "kubeletNotes": [n.text for n in view.notes],
+        "cannotCompute": [u.as_dict() for u in unreadable.values()],
     }
 
 

@@ -66,6 +66,7 @@ from designer.k8s.core.resources import (
     HUGEPAGES_PREFIX,
     Kind,
     ResourceMap,
+    Unreadable,
     add,
     add_into,
     aggregate_container_resources,
@@ -91,6 +92,7 @@ from designer.k8s.core.resources import (
     pod_requests,
     resource_sort_key,
     supported_pod_level_resources,
+    unreadable_quantities,
     whole,
 )
 
@@ -120,6 +122,7 @@ __all__ = [
     "ResourceRequirements",
     "ResourceValue",
     "Unquoted",
+    "Unreadable",
     "about",
     "add",
     "add_into",
@@ -170,5 +173,6 @@ __all__ = [
     "required",
     "resource_sort_key",
     "supported_pod_level_resources",
+    "unreadable_quantities",
     "whole",
 ]
