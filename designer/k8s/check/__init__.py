@@ -5,7 +5,9 @@ from __future__ import annotations
 from designer.k8s.check.admission import (
     DEFAULT_NAMESPACE,
     POLICY_KINDS,
+    PodAdmission,
     PolicyReport,
+    admit_pod,
 )
 from designer.k8s.check.manifests import (
     CheckedObject,
@@ -23,7 +25,9 @@ __all__ = [
     "DEFAULT_NAMESPACE",
     "InputError",
     "POLICY_KINDS",
+    "PodAdmission",
     "PolicyReport",
+    "admit_pod",
     "check_files",
     "check_text",
     "check_texts",

@@ -34,13 +34,21 @@ from designer.k8s.apiserver import (
     ClusterVersion,
     PolicyObject,
     ResourceQuota,
+    cluster_version,
     decode_limit_range,
     decode_resource_quota,
+    pod_with_defaults,
     version_notes,
 )
 from designer.k8s.core import Pod, Quantity
 from designer.k8s.kubelet import compute_qos_class
-from designer.k8s.manifest import Skipped
+from designer.k8s.manifest import (
+    MAX_INPUT_BYTES,
+    ManifestError,
+    Skipped,
+    find_workloads,
+    read_documents,
+)
 
 if TYPE_CHECKING:
     from designer.k8s.check.manifests import CheckedObject
@@ -234,3 +242,65 @@ def _namer(w: Any, name: Any) -> Callable[[int], str | None]:
         return pod_name(w.kind, w.obj, name if isinstance(name, str) else None, ordinal)
 
     return named
+
+
+@dataclass(frozen=True)
+class PodAdmission:
+    """One pod through a pasted namespace policy (the designer's "Namespace policy" panel)."""
+
+    admission: Admission | None  # None: no accepted policy in the pod's namespace
+    policies: list[PolicyReport]
+    unreadable: list[str]  # documents of the policy text that could not be read
+    namespace: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "admission": self.admission.as_dict() if self.admission else None,
+            "policies": [p.as_dict() for p in self.policies],
+            "unreadable": self.unreadable,
+            "namespace": self.namespace,
+        }
+
+
+def admit_pod(
+    pod: Pod,
+    policy_text: str | bytes,
+    *,
+    kubernetes_version: str | None = None,
+    namespace: str | None = None,
+    kind: str = "Pod",
+    replicas: int = 1,
+    spec_path: str = "spec",
+    written_qos: str | None = None,
+) -> PodAdmission:
+    """``pod`` (as written, e.g. a design's pod) through the LimitRanges and ResourceQuotas of
+    ``policy_text`` (YAML/JSON, Lists included: ``kubectl get limitrange,resourcequota -o
+    yaml``) for one Kubernetes version. The pod is in its own namespace, else ``namespace``,
+    else ``default``; ``kind``/``replicas`` say how many such pods its workload runs."""
+    version = cluster_version(kubernetes_version)
+    try:
+        documents = read_documents(policy_text, max_bytes=MAX_INPUT_BYTES)
+    except ManifestError as exc:
+        return PodAdmission(
+            None, [], [str(exc)], effective_namespace(pod.metadata.namespace, namespace)
+        )
+    scan = find_workloads(documents)
+    found = [FoundPolicy("policy", s) for s in scan.skipped if is_policy(s)]
+    ns = effective_namespace(pod.metadata.namespace, namespace)
+    policies, reports = namespace_policies(found, [], version, namespace)
+    policy = policies.get(ns)
+    admission = None
+    if policy is not None:
+        defaulted = pod_with_defaults(pod, version=version)
+        name = pod.metadata.name if kind == "Pod" else None
+        admission = admit(
+            pod,
+            defaulted,
+            policy,
+            version=version,
+            spec_path=spec_path,
+            replicas=replicas,
+            written_qos=written_qos,
+            pod_name=lambda _ordinal: name,
+        )
+    return PodAdmission(admission, reports, [e.message for e in scan.errors], ns)
