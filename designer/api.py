@@ -2,6 +2,7 @@
 
 * ``POST /api/v1/analyze``: manifests in, ``podspec check --format json`` out.
 * ``POST /api/v1/render``: a design in, its Pod YAML, QoS and validation out.
+* ``POST /api/v1/fit``: a pod and a node in, node fit and the kubelet's values out.
 
 The API changes nothing on the server, so it needs no session, cookie or CSRF token
 (django-ninja 1.7 exempts its views from CSRF unless a cookie-based auth is set; none
@@ -21,12 +22,22 @@ from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 from ninja import NinjaAPI, Schema, Status
 from ninja.errors import HttpError
-from pydantic import Field
+from pydantic import Field, StrictBool, StrictStr, create_model
 
-from designer.k8s.apiserver import pod_from_parts
-from designer.k8s.check import CheckResult, check_files, check_text, check_texts
-from designer.k8s.core import Pod
+from designer.k8s.apiserver import (
+    DEFAULT_VERSION,
+    SUPPORTED_VERSIONS,
+    cluster_version,
+    parse_kubernetes_version,
+    pod_from_parts,
+    pod_with_defaults,
+    version_notes,
+)
+from designer.k8s.check import DEFAULT_NAMESPACE, CheckResult, check_files, check_text, check_texts
+from designer.k8s.core import Pod, Quantity, name_is_dns_label
 from designer.k8s.design import MAX_CONTAINERS, Design, DesignError, render_design
+from designer.k8s.gpu import GpuSharing, SharingError, gpu_sharing
+from designer.k8s.kubelet import kubelet_config, node_view
 from designer.k8s.manifest import (
     MAX_INPUT_BYTES,
     Document,
@@ -37,7 +48,8 @@ from designer.k8s.manifest import (
 from designer.k8s.scheduler import (
     PROVIDERS,
     NodeInfo,
-    fit,
+    dra_inputs,
+    fit_with_claims,
     node_from_capacity,
     node_from_catalog,
     node_from_manifest,
@@ -68,6 +80,24 @@ The body is the manifest text itself (YAML or JSON, one or many documents separa
 `Content-Type` does not change how the body is read. The file name in the answer is
 `"{REQUEST_FILE}"`.
 
+LimitRange and ResourceQuota objects in the body (for example the output of
+`kubectl get limitrange,resourcequota,pods -n team -o yaml`) apply to the workloads of their
+namespace: each object gets `admission` — `null` when no policy applies, else whether the
+pod is admitted, the `denials` with the plugins' exact messages (the first is what the API
+server answers), the fields LimitRanger `defaulted` and its `kubernetes.io/limit-ranger`
+annotation, the QoS class, effective requests and limits after admission, and `quota`: how
+many more such pods fit (`fits`) and the `bottleneck` resource, with the workload's
+`replicas` (a Deployment's replicas, a Job's parallelism). Every policy object is listed
+under `policies`, with the API server's message when it is invalid (and then not applied).
+
+Query parameters:
+- `kubernetesVersion` (`{"`, `".join(SUPPORTED_VERSIONS)}`; default `{DEFAULT_VERSION}`): answer as
+  a cluster of that release would; `versionNotes` on each object say what the release does
+  differently to it (for example `spec.resources` is dropped before 1.34).
+- `namespace` (default `{DEFAULT_NAMESPACE}`): the namespace of objects that name none, as
+  `kubectl apply -n` would create them.
+An unsupported version or a namespace that is not a DNS label answers **400**.
+
 **200** whenever the body holds at least one Kubernetes object (a mapping with a `kind`),
 *even if every object in it is invalid*: invalid manifests are data, not failures. A
 body whose objects are all of kinds without a pod template (a ConfigMap, an empty `List`)
@@ -89,6 +119,17 @@ Render a design (the model the designer page, its share links and its address ba
 as the Pod manifest the designer exports, with the QoS class and its reasons and the API
 server's validation errors and warnings for that Pod. Fields of an imported manifest
 that the form does not edit travel in `base` and the containers' `base`, and are kept.
+
+GPUs the Kubernetes 1.34 way: `"gpu": {{"mode": "dra", "device_class": "gpu.nvidia.com"}}`
+(optional: `count` or `"allocation_mode": "All"`, `product`, `min_memory` such as `40Gi`,
+`mig_profile`, typed CEL `selectors`, `first_available` alternatives, `shared_by`
+containers, `"claim_source": "claim"` for one ResourceClaim every pod shares) replaces the
+GPU container's `nvidia.com/gpu` with a Dynamic Resource Allocation claim: the YAML gains a
+resource.k8s.io/v1 ResourceClaimTemplate before the pod, the answer's `claims` lists the
+pod's claims, and each app container's `gpus` is the count of the claim it uses.
+`kubernetesVersion` (`{", ".join(SUPPORTED_VERSIONS)}`; default `{DEFAULT_VERSION}`), next
+to the design's fields, answers for that release; it describes the cluster, not the pod, so
+it is not part of the design (nor of its share link). `versionNotes` say what it changes.
 
 **422** when the body is not a valid design (`detail` lists every problem with its
 location), including more than {MAX_RENDER_CONTAINERS} containers or a `base` the Pod
@@ -168,6 +209,72 @@ class SkippedOut(Schema):
     reason: str = Field(description='e.g. "ConfigMap: no pod template"')
 
 
+class VersionNoteOut(Schema):
+    field: str
+    message: str
+    source: str = Field(description="the KEP, changelog or code the difference comes from")
+
+
+class DenialOut(Schema):
+    plugin: str = Field(description="LimitRanger or ResourceQuota")
+    object: str | None = Field(description="LimitRange/<name> or ResourceQuota/<name>")
+    message: str = Field(description="the admission plugin's error, exactly")
+    apiServerMessage: str | None = Field(  # noqa: N815
+        description='pods "<name>" is forbidden: ... as the API server answers; null when the '
+        "pod's name is generated by a controller"
+    )
+    replica: int | None = Field(
+        default=None, description="the pod of the workload (1-based) the quota refuses first"
+    )
+
+
+# "from" is a Python keyword: the model is built by name so the JSON field is "from".
+DefaultedOut = create_model(
+    "DefaultedOut",
+    __base__=Schema,
+    field=(str, Field(description="the full field path LimitRanger set")),
+    value=(str, Field(description="the value, as the API server stores it")),
+    **{"from": (str, Field(description="LimitRange/<name> whose default it is"))},
+)
+
+
+class QuotaRoomOut(Schema):
+    fits: int | None = Field(description="how many more such pods the quotas admit; null: no limit")
+    bottleneck: str | None
+    object: str | None
+    replicas: int = Field(description="pods the workload runs at once")
+    usage: dict[str, str] = Field(description="what one pod counts against quota")
+
+
+class AdmissionOut(Schema):
+    allowed: bool
+    denials: list[DenialOut]
+    defaulted: list[DefaultedOut]  # type: ignore[valid-type]
+    annotations: dict[str, str]
+    qosClass: str | None  # noqa: N815
+    qosChange: str | None  # noqa: N815
+    effectiveRequests: dict[str, str]  # noqa: N815
+    effectiveLimits: dict[str, str]  # noqa: N815
+    quota: QuotaRoomOut | None
+    policies: list[str]
+
+
+class PolicyOut(Schema):
+    file: str
+    document: int
+    path: str
+    kind: str
+    name: str | None
+    namespace: str
+    applied: bool = Field(description="false when the API server refuses the object")
+    errors: list[FieldErrorOut]
+    message: str | None = Field(description='e.g. LimitRange "x" is invalid: [...]')
+    usedFrom: str | None = Field(  # noqa: N815
+        default=None,
+        description='quotas: "status", or "input" when status.used is computed from the pods',
+    )
+
+
 class CheckedObjectOut(Schema):
     """One pod template (a PyTorchJob has one per replica type)."""
 
@@ -206,6 +313,21 @@ class CheckedObjectOut(Schema):
     errors: list[FieldErrorOut]
     warnings: list[FieldWarningOut]
     qosReasons: list[str]  # noqa: N815
+    claims: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="one entry per spec.resourceClaims[i] (Dynamic Resource Allocation): name, "
+        "source (template|claim), object, found (in the input), deviceClass, count (devices "
+        "of the preferred alternative; null for allocationMode All or a missing object), "
+        "containers, requests, notes; source extendedResource for an extended resource a "
+        "DeviceClass of the input maps to DRA (extendedResourceName)",
+    )
+    admission: AdmissionOut | None = Field(
+        description="the pod after its namespace's LimitRanges and ResourceQuotas; null when "
+        "no policy applies"
+    )
+    versionNotes: list[VersionNoteOut] = Field(  # noqa: N815
+        description="what the chosen Kubernetes version does differently to this object"
+    )
     notes: list[NoteOut]
 
 
@@ -215,12 +337,33 @@ class ReadErrorOut(Schema):
     message: str = Field(description="what is wrong, naming the line")
 
 
+class DraObjectOut(Schema):
+    file: str
+    document: int
+    path: str
+    kind: str = Field(
+        description="ResourceClaim, ResourceClaimTemplate, DeviceClass, ResourceSlice"
+    )
+    apiVersion: str  # noqa: N815
+    name: str | None
+    namespace: str | None
+    errors: list[FieldErrorOut]
+    warnings: list[FieldWarningOut]
+    usedBy: list[dict[str, Any]] = Field(  # noqa: N815
+        description="the workloads (kind, name, namespace, claim) or, for a DeviceClass, the "
+        "claims and templates that use the object"
+    )
+
+
 class CheckResultOut(Schema):
     objects: list[CheckedObjectOut] = Field(description="one entry per pod template")
     skipped: list[SkippedOut] = Field(
         description="every object that holds no pod template, with the reason"
     )
     errors: list[ReadErrorOut]
+    draObjects: list[DraObjectOut] = Field(default_factory=list)  # noqa: N815
+    policies: list[PolicyOut]
+    kubernetesVersion: str  # noqa: N815
 
 
 class ErrorOut(Schema):
@@ -262,6 +405,28 @@ class RenderOut(Schema):
     totals: dict[str, str] = Field(
         description="effective requests x the pods the export runs at once (replicas, workers)"
     )
+    claims: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description='with `"gpu": {"mode": "dra", ...}`: the pod\'s Dynamic Resource Allocation '
+        "claims (name, source template|claim, object, deviceClass, count, containers); the "
+        "ResourceClaimTemplate (or ResourceClaim) is in `yaml`, before the pod",
+    )
+    explanation: list[str] = Field(
+        default_factory=list, description="why the export looks as it does (the page's lines)"
+    )
+    kubernetesVersion: str  # noqa: N815
+    versionNotes: list[VersionNoteOut]  # noqa: N815
+
+
+class KubeletIn(Schema):
+    cpuCFSQuota: StrictBool = Field(  # noqa: N815 - the KubeletConfiguration field name
+        default=True, description="kubelet cpuCFSQuota: enforce CPU limits with CFS quota"
+    )
+    cpuCFSQuotaPeriod: StrictStr = Field(  # noqa: N815
+        default="100ms",
+        description="kubelet cpuCFSQuotaPeriod, a Go duration such as 100ms or 5000us; another "
+        "value than 100ms means the CustomCPUCFSQuotaPeriod gate is on, and must lie in 1ms..1s",
+    )
 
 
 class FitIn(Schema):
@@ -271,17 +436,141 @@ class FitIn(Schema):
     node: dict[str, Any] = Field(
         description='a Node manifest object, or {"catalog": "<id>", "provider": "gke|eks|aks"}, '
         'or {"capacity": {"cpu": "96", "memory": "1152Gi", "nvidia.com/gpu": "8"}, '
-        '"provider": "gke|eks|aks"}'
+        '"provider": "gke|eks|aks"}; a catalog or capacity node may add "gpuSharing": '
+        '{"mode": "whole|mig-single|mig-mixed|time-slicing|mps", "profile": "1g.10gb", '
+        '"migLayout": "1g.10gb=2, 2g.20gb=1, 3g.40gb=1" (or {"1g.10gb": 2, ...}, or '
+        '[{"gpus": 4, "profiles": {...}}, ...]), "replicas": 4, "renameByDefault": false, '
+        '"model": "h100-80gb" (capacity nodes)}'
     )
     daemonsetOverhead: dict[str, str] | None = None  # noqa: N815
+    kubelet: KubeletIn | None = Field(
+        default=None, description="the node's kubelet configuration (defaults: true, 100ms)"
+    )
+    resourceSlices: dict[str, Any] | list[Any] | str | None = Field(  # noqa: N815
+        default=None,
+        description="Dynamic Resource Allocation: the node's ResourceSlices as `kubectl get "
+        "resourceslices -o yaml` prints them (YAML/JSON text, a `List` object or a list of "
+        "objects), optionally with DeviceClasses, ResourceClaimTemplates and ResourceClaims. "
+        "Templates and claims may also come in the `pod` text. The pod's "
+        "`spec.resourceClaims` are then allocated from the devices available on the node "
+        "(its `metadata.name`; for a catalog or capacity node, the node the slices name), and "
+        "`podsPerNode` is the smaller of the resource count and the device count.",
+    )
+
+
+class KubeletPodOut(Schema):
+    cpuShares: int = Field(description="ResourceConfig.CPUShares (2 for BestEffort)")  # noqa: N815
+    cpuWeight: int = Field(  # noqa: N815
+        description="the pod cgroup's cpu.weight on cgroup v2, as the kubelet computes it "
+        "(getCPUWeight(cpuShares))"
+    )
+    cpuQuota: int | None = Field(  # noqa: N815
+        description="ResourceConfig.CPUQuota in µs; null when unset (BestEffort, or a Burstable "
+        "pod whose containers do not all limit cpu), -1 with cpuCFSQuota false"
+    )
+    cpuPeriod: int | None = Field(  # noqa: N815
+        description="ResourceConfig.CPUPeriod in µs; null whenever cpuQuota is null"
+    )
+    memoryLimit: int | None = Field(  # noqa: N815
+        description="ResourceConfig.Memory in bytes (pod overhead included); null when unset"
+    )
+
+
+class KubeletContainerOut(Schema):
+    name: str | None
+    cpuShares: int = Field(description="CRI LinuxContainerResources.CpuShares")  # noqa: N815
+    cpuQuota: int = Field(  # noqa: N815
+        description="CpuQuota in µs; 0 (not set) without a cpu limit or with cpuCFSQuota false"
+    )
+    cpuPeriod: int = Field(description="CpuPeriod in µs; 0 with cpuCFSQuota false")  # noqa: N815
+    memoryLimit: int = Field(  # noqa: N815
+        description="MemoryLimitInBytes; 0 (not set) without a memory limit"
+    )
+    oomScoreAdj: int | None = Field(  # noqa: N815
+        description="GetContainerOOMScoreAdjust with the node's memory capacity; null only for "
+        "a Burstable container on a node whose memory capacity is unknown"
+    )
+
+
+class KubeletOut(Schema):
+    pod: KubeletPodOut
+    containers: list[KubeletContainerOut] = Field(
+        description="init containers (sidecars included) then app containers, in pod order"
+    )
+
+
+class UnreadableOut(Schema):
+    field: str = Field(description="field path, e.g. spec.containers[0].resources.limits[memory]")
+    resource: str
+    value: str = Field(description="the value as written")
 
 
 class FitOut(Schema):
-    podsPerNode: int | None  # noqa: N815
-    bottleneck: str | None
+    podsPerNode: int | None = Field(  # noqa: N815
+        description="0 when the pod cannot land; null when unbounded (it requests nothing the "
+        "node counts) or when a request cannot be read (see cannotCompute)"
+    )
+    bottleneck: str | None = Field(
+        description='the resource that runs out first; "resourceClaims" when the devices do'
+    )
     allocatable: dict[str, str]
     stranded: dict[str, str]
     pendingReasons: list[str]  # noqa: N815
+    notes: list[str] = Field(
+        description="what the counts assume or leave idle: how the GPUs are shared (MIG slices, "
+        "replicas), GPUs stranded, what cannot be computed"
+    )
+    kubelet: KubeletOut | None = Field(
+        description="what the node's kubelet would set for the pod, whether or not it fits; "
+        "null when a cpu, memory or hugepages value cannot be read (see cannotCompute)"
+    )
+    kubeletNotes: list[str] = Field(  # noqa: N815
+        description="about the kubelet values: absurd values that overflow its 64-bit "
+        "arithmetic, a custom cpuCFSQuotaPeriod, what cannot be computed"
+    )
+    cannotCompute: list[UnreadableOut] = Field(  # noqa: N815
+        description="values that are not quantities; what depends on them is not computed"
+    )
+    claims: dict[str, Any] | None = Field(
+        default=None,
+        description="with `resourceSlices` and a pod with resource claims: the node used, "
+        "its `devices`, `podsPerNode` by devices, per claim the devices each request matches "
+        "and the first pod's allocation, the `problem` that stops one more pod, and `notes`",
+    )
+
+
+FIT_DESCRIPTION = """\
+How many copies of a pod one node takes, the bottleneck, what stays idle and why it would stay
+Pending, plus `kubelet`: what the node's kubelet sets for the pod, computed as the kubelet's Go
+code does (`ResourceConfigForPod` for the pod cgroup, `generateLinuxContainerResources` and
+`GetContainerOOMScoreAdjust` for each container), in its integer units and int64 arithmetic.
+
+`kubelet.pod` is the pod cgroup's `ResourceConfig`: `null` where the kubelet leaves a field
+unset (a BestEffort pod has only `cpuShares` 2), `cpuQuota` -1 when `cpuCFSQuota` is false.
+`kubelet.containers` are CRI `LinuxContainerResources`, where 0 means "not set".
+`oomScoreAdj` uses the node's memory capacity. Give `"kubelet": {"cpuCFSQuota": false,
+"cpuCFSQuotaPeriod": "5ms"}` for a kubelet configured that way.
+
+A catalog or capacity node with `"gpuSharing"` advertises its GPUs as the NVIDIA device plugin
+would: MIG single strategy = slices as `nvidia.com/gpu` (8 H100 80GB in 1g.10gb: 56), mixed =
+`nvidia.com/mig-<profile>` from `migLayout`, time-slicing/MPS = `replicas` per GPU
+(`nvidia.com/gpu.shared` with `renameByDefault`); `notes` say so.
+
+**400** for a pod or node that cannot be read, a sharing the node cannot have (a profile of
+another GPU model, a layout that does not fit a GPU), or a kubelet setting the kubelet would
+refuse (its own message, e.g. `time: invalid duration "fast"`).
+
+With `resourceSlices` (`kubectl get resourceslices -o yaml`) the pod's Dynamic Resource
+Allocation claims are allocated too, as the DynamicResources plugin does (Kubernetes 1.34+,
+resource.k8s.io/v1): each request's DeviceClass and CEL selectors are evaluated against the
+node's devices (DeviceClasses come from the body, else NVIDIA's known classes), counts,
+`allocationMode: All`, `firstAvailable` alternatives and constraints are honoured, and pods
+are placed one after the other (a template gives each pod its own claim, a named
+ResourceClaim is shared by all). The answer's `claims` says which devices match; devices
+never appear in `allocatable` or the pod's requests.
+
+**400** also when the slices cannot be read (the message names the part).
+"""
 
 
 api = NinjaAPI(
@@ -376,11 +665,25 @@ def _body_example(value: str) -> dict[str, Any]:
         }
     },
 )
-def analyze(request: HttpRequest) -> HttpResponse:
+def analyze(
+    request: HttpRequest,
+    kubernetesVersion: str | None = None,  # noqa: N803 - the query parameter's name
+    namespace: str | None = None,
+) -> HttpResponse:
     body = _read_body(request, MAX_INPUT_BYTES)
     if isinstance(body, HttpResponse):
         return body
-    result = check_files([(REQUEST_FILE, body)])
+    try:
+        version = parse_kubernetes_version(kubernetesVersion)
+    except ValueError as exc:
+        return _error(400, f"{exc}.")
+    if namespace is not None:
+        problems = name_is_dns_label(namespace)
+        if problems:
+            return _error(400, f"namespace {namespace!r} is not valid: {problems[0]}.")
+    result = check_files(
+        [(REQUEST_FILE, body)], kubernetes_version=version, namespace=namespace or None
+    )
     reason = refusal(body, result)
     if reason is not None:
         return _error(400, reason)
@@ -391,14 +694,30 @@ def analyze(request: HttpRequest) -> HttpResponse:
     )
 
 
-def render_answer(design: Design) -> dict[str, Any]:
-    """The render answer for a design; raises ValueError when its ``base`` cannot be a Pod."""
+class RenderIn(Design):
+    """The body of /render: a design, plus the cluster's version next to its fields."""
+
+    kubernetesVersion: str | None = Field(  # noqa: N815
+        default=None,
+        description=f"one of {', '.join(SUPPORTED_VERSIONS)}; default {DEFAULT_VERSION}",
+    )
+
+
+def render_answer(design: Design, kubernetes_version: str | None = None) -> dict[str, Any]:
+    """The render answer for a design; raises ValueError when its ``base`` cannot be a Pod
+    or the version is not supported."""
     if len(design.containers) > MAX_RENDER_CONTAINERS:
         raise ValueError(f"A design has at most {MAX_RENDER_CONTAINERS} containers.")
+    version = cluster_version(kubernetes_version)
     try:
-        return render_design(design).as_dict()
+        rendered = render_design(design, version=version)
     except DesignError as exc:
         raise ValueError(str(exc)) from exc
+    return {
+        **rendered.as_dict(),
+        "kubernetesVersion": version.version,
+        "versionNotes": [n.as_dict() for n in version_notes(rendered.pod, version)],
+    }
 
 
 @api.post(
@@ -408,12 +727,14 @@ def render_answer(design: Design) -> dict[str, Any]:
     description=RENDER_DESCRIPTION,
     operation_id="render",
 )
-def render_endpoint(request: HttpRequest, design: Design) -> Any:
+def render_endpoint(request: HttpRequest, design: RenderIn) -> Any:
     if len(request.body) > MAX_RENDER_BYTES:
         limit = f"{MAX_RENDER_BYTES:,}"
         return Status(413, {"error": f"The body is larger than the {limit}-byte limit."})
+    # The design proper, without the request's own field (fields are models already).
+    plain = Design.model_validate({name: getattr(design, name) for name in Design.model_fields})
     try:
-        return render_answer(design)
+        return render_answer(plain, design.kubernetesVersion)
     except ValueError as exc:
         return Status(
             422, {"detail": [{"loc": ["body", "design"], "msg": str(exc), "type": "value_error"}]}
@@ -438,25 +759,77 @@ def _fit_pod(value: dict[str, Any] | str) -> Pod:
     return pod
 
 
+SHARING_KEYS = {"mode", "profile", "migLayout", "replicas", "renameByDefault", "model"}
+
+
+def _fit_sharing(value: object) -> tuple[GpuSharing, str | None]:
+    """The node's gpuSharing object as a GpuSharing, and the GPU model it names."""
+    if not isinstance(value, dict):
+        raise ValueError("node.gpuSharing must be an object.")
+    unknown = sorted(set(value) - SHARING_KEYS)
+    if unknown:
+        raise ValueError(
+            f"node.gpuSharing has unknown field(s) {', '.join(unknown)}; "
+            f"known: {', '.join(sorted(SHARING_KEYS))}."
+        )
+    for key in ("mode", "profile", "model"):
+        if key in value and not isinstance(value[key], str):
+            raise ValueError(f"node.gpuSharing.{key} must be a string.")
+    if "renameByDefault" in value and not isinstance(value["renameByDefault"], bool):
+        raise ValueError("node.gpuSharing.renameByDefault must be true or false.")
+    replicas = value.get("replicas")
+    if replicas is not None and (isinstance(replicas, bool) or not isinstance(replicas, int)):
+        raise ValueError("node.gpuSharing.replicas must be a whole number.")
+    try:
+        sharing = gpu_sharing(
+            value.get("mode", "whole"),
+            profile=value.get("profile", ""),
+            layout=value.get("migLayout"),
+            replicas=replicas,
+            rename_by_default=value.get("renameByDefault", False),
+        )
+    except SharingError as exc:
+        raise ValueError(f"node.gpuSharing: {exc}") from exc
+    return sharing, value.get("model")
+
+
 def _fit_node(value: dict[str, Any]) -> NodeInfo:
     provider = value.get("provider")
     if provider is not None and provider not in PROVIDERS:
         raise ValueError("provider must be one of gke, eks, aks.")
     max_pods = value.get("maxPods")
-    if "catalog" in value:
-        return node_from_catalog(str(value["catalog"]), provider, max_pods)
-    if "capacity" in value:
-        capacity = value["capacity"]
-        if not isinstance(capacity, dict):
-            raise ValueError("capacity must be an object of resource quantities.")
-        return node_from_capacity(capacity, provider or "gke", max_pods)
+    sharing, model = _fit_sharing(value["gpuSharing"]) if "gpuSharing" in value else (None, None)
+    try:
+        if "catalog" in value:
+            if model is not None:
+                raise ValueError(
+                    "node.gpuSharing.model is for capacity nodes; a catalog shape has its own "
+                    "GPU model."
+                )
+            return node_from_catalog(str(value["catalog"]), provider, max_pods, gpu_sharing=sharing)
+        if "capacity" in value:
+            capacity = value["capacity"]
+            if not isinstance(capacity, dict):
+                raise ValueError("capacity must be an object of resource quantities.")
+            return node_from_capacity(
+                capacity, provider or "gke", max_pods, gpu_sharing=sharing, gpu_model=model
+            )
+    except SharingError as exc:
+        raise ValueError(f"node.gpuSharing: {exc}") from exc
+    if sharing is not None:
+        raise ValueError(
+            "node.gpuSharing is for catalog and capacity nodes: a Node manifest's allocatable "
+            "already shows what its device plugin advertises."
+        )
     return node_from_manifest(value)
 
 
 @api.post(
     "/fit",
     response={200: FitOut, 400: ErrorOut, 413: ErrorOut, 422: ValidationErrorOut},
-    summary="How many of a pod fit on a node, the bottleneck, what is stranded, why Pending",
+    summary="How many of a pod fit on a node, the bottleneck, what is stranded, why Pending, "
+    "and what the kubelet sets",
+    description=FIT_DESCRIPTION,
     operation_id="fit",
 )
 def fit_endpoint(request: HttpRequest, body: FitIn) -> Any:
@@ -467,15 +840,35 @@ def fit_endpoint(request: HttpRequest, body: FitIn) -> Any:
     try:
         pod = _fit_pod(body.pod)
         node = _fit_node(body.node)
-        result = fit(pod, node, body.daemonsetOverhead)
+        kubelet = body.kubelet or KubeletIn()
+        config = kubelet_config(kubelet.cpuCFSQuota, kubelet.cpuCFSQuotaPeriod)
+        defaulted = pod_with_defaults(pod)
+        slices = body.resourceSlices
+        objects = dra_inputs(slices, body.pod) if slices is not None else None
+        result = fit_with_claims(
+            defaulted, node, body.daemonsetOverhead, objects, apply_defaults=False
+        )
     except (ValueError, TypeError, KeyError, ManifestError) as exc:
         # KeyError's str() quotes its argument; the others are sentences already.
         text = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
         return Status(400, {"error": text or type(exc).__name__})
+    # The same engine call as the designer's "What the node does" table.
+    capacity = node.memory_capacity
+    view = node_view(
+        pod,
+        Quantity.from_fraction(capacity, "BinarySI") if capacity is not None else None,
+        defaulted=defaulted,
+        kubelet=config,
+    )
     answer = result.as_dict()
+    unreadable = {u.field: u for u in (*view.unreadable, *result.unreadable)}
+    keys = ("podsPerNode", "bottleneck", "allocatable", "stranded", "pendingReasons", "notes")
     return {
-        k: answer[k]
-        for k in ("podsPerNode", "bottleneck", "allocatable", "stranded", "pendingReasons")
+        **{k: answer[k] for k in keys},
+        "claims": answer["claims"],
+        "kubelet": view.kubelet.as_dict() if view.kubelet else None,
+        "kubeletNotes": [n.text for n in view.notes],
+        "cannotCompute": [u.as_dict() for u in unreadable.values()],
     }
 
 

@@ -149,6 +149,9 @@ def design_results(
             )
     for key, message in rendered.plan.problems.items():
         add(slot_id(None, field_for_choice(key)), FieldMessage("error", translate(message)))
+    # issue 16 hook: proposals beside the GPU/node fields (e.g. a smaller MIG profile).
+    for key, message in rendered.plan.hints.items():
+        add(slot_id(None, field_for_choice(key)), FieldMessage("hint", translate(message)))
     for hint in rendered.hints:
         add(slot_id(hint.container, hint.field), FieldMessage(hint.level, translate(hint.message)))
     return Results(design, report, yaml=rendered.yaml, slots=slots, rendered=rendered)
@@ -246,6 +249,8 @@ def _plan_context(results: Results) -> dict[str, Any]:
         "node_containers": [
             {"c": c, "oom_reason": translate(c.oom_reason)} for c in view.containers
         ],
+        # issue 16 hook: the node view's notes (what cannot be computed, absurd values).
+        "node_notes": _messages(view.notes),
         "sharing": plan.sharing,
         "gpu_resource_name": plan.gpu_resource or "",
         "headroom_lines": _messages(plan.headroom.lines) if plan.headroom else [],

@@ -70,7 +70,14 @@ def test_identical_pod_templates_share_one_report() -> None:
 
 def test_the_json_document_has_the_documented_shape() -> None:
     document = check_texts([("f.yaml", POD % "a")])
-    assert set(document) == {"objects", "skipped", "errors"}
+    assert set(document) == {
+        "objects",
+        "skipped",
+        "errors",
+        "draObjects",
+        "policies",
+        "kubernetesVersion",
+    }
     assert set(document["objects"][0]) == {
         "file",
         "document",
@@ -93,4 +100,7 @@ def test_the_json_document_has_the_documented_shape() -> None:
         "errors",
         "warnings",
         "qosReasons",
+        "claims",
+        "admission",
+        "versionNotes",
     }

@@ -594,12 +594,37 @@ def test_hugepages_requests_size_the_pod_hugetlb_limit() -> None:
     assert any("hugetlb" in n.text for n in view.notes)
 
 
-def test_unreadable_values_are_treated_as_unset() -> None:
+def test_an_unreadable_cpu_value_withholds_only_what_depends_on_cpu() -> None:
     p = pod([c("app", {"cpu": "lots", "memory": "1Gi"}, {"memory": "1Gi"})])
     view = node_view(p, Quantity.parse("8Gi"))
-    assert view.qos_class == "Burstable"
-    assert view.containers[0].cgroup.cpu_shares == 2
-    assert view.notes and "cannot be read" in view.notes[0].text
+    assert view.qos_class is None  # the class depends on the cpu request too
+    (app,) = view.containers
+    assert app.cgroup.cpu_shares is None and app.cgroup.cpu_max is None
+    assert view.pod.cpu_shares is None
+    assert app.cgroup.memory_max_bytes == GI  # memory is readable
+    assert view.throttling_risk is None
+    assert "CPU throttling cannot be worked out" in view.throttling.text
+    assert "spec.containers[0].resources.requests[cpu] (“lots”)" in view.throttling.text
+    assert app.oom_score_adj is None and "cannot be worked out" in app.oom_reason.text
+    assert "requests 1Gi of memory" in view.eviction_order.text
+    assert view.kubelet is None
+    assert view.cannot_compute is not None and "cannot be read" in view.notes[0].text
+
+
+def test_an_unreadable_memory_value_is_not_taken_for_no_memory() -> None:
+    # Issue 16: memory "8GB" made the node panel say the pod "requests no memory ... among
+    # the first evicted".
+    p = pod([c("app", {"cpu": "1", "memory": "8GB"}, {"cpu": "1", "memory": "8GB"})])
+    view = node_view(p, Quantity.parse("8Gi"))
+    assert "requests no memory" not in view.eviction_order.text
+    assert view.eviction_order.text.startswith("The eviction order cannot be worked out")
+    assert "spec.containers[0].resources.limits[memory] (“8GB”)" in view.eviction_order.text
+    assert view.memory_request is None
+    (app,) = view.containers
+    assert app.cgroup.memory_max is None and view.pod.memory_max is None
+    assert app.cgroup.cpu_max == "100000 100000"  # cpu is readable
+    assert view.throttling_risk is True
+    assert app.oom_score_adj is None
 
 
 def test_memory_request_for_eviction_uses_pod_level_request_and_overhead() -> None:
@@ -654,4 +679,5 @@ def test_no_engine_function_crashes_on_odd_values(entries, sidecar: bool, pod_le
     format_resources(effective_requests(p))
     format_resources(effective_limits(p))
     view = node_view(p, Quantity.parse("16Gi"))
-    assert view.qos_class in ("Guaranteed", "Burstable", "BestEffort")
+    assert view.qos_class in ("Guaranteed", "Burstable", "BestEffort", None)
+    assert (view.kubelet is None) == bool(view.unreadable)

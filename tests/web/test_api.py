@@ -264,7 +264,20 @@ def test_render_answers_yaml_qos_and_validation(client: Client) -> None:
     assert response.status_code == 200
     body = response.json()
     RenderOut.model_validate(body)
-    assert set(body) == {"yaml", "kind", "qosClass", "qosReasons", "errors", "warnings", "totals"}
+    assert set(body) == {
+        "yaml",
+        "kind",
+        "qosClass",
+        "qosReasons",
+        "errors",
+        "warnings",
+        "totals",
+        "claims",
+        "explanation",
+        "kubernetesVersion",
+        "versionNotes",
+    }
+    assert body["kubernetesVersion"] == "1.35"
     assert body["kind"] == "Deployment"  # online inference exports as a Deployment by default
     assert body["qosClass"] == "Guaranteed"
     assert body["qosReasons"]
@@ -369,8 +382,15 @@ def test_openapi_describes_both_endpoints_with_models(client: Client) -> None:
     checked = schemas["CheckedObjectOut"]["properties"]
     for name in ("file", "document", "path", "kind", "qosClass", "effectiveRequests", "qosReasons"):
         assert name in checked
-    assert "Design" in schemas
+    # The render body is a design plus the cluster's version next to its fields.
+    assert "kubernetesVersion" in schemas["RenderIn"]["properties"]
+    assert "containers" in schemas["RenderIn"]["properties"]
     assert "RenderOut" in schemas
+    params = {p["name"]: p for p in analyze["parameters"]}
+    assert set(params) == {"kubernetesVersion", "namespace"}
+    assert all(p["in"] == "query" for p in params.values())
+    assert "admission" in checked and "versionNotes" in checked
+    assert "from" in schemas["DefaultedOut"]["properties"]
 
 
 def test_docs_page_lists_endpoints_with_examples_and_no_cdn(client: Client) -> None:
@@ -547,12 +567,13 @@ def test_fuzz_render_never_answers_500(client: Client, body) -> None:
 
 def test_design_model_is_the_request_schema(client: Client) -> None:
     """The render endpoint's body is the Design model itself (the designer form's and the
-    share links' model): every field of it, by name, in the OpenAPI document."""
+    share links' model): every field of it, by name, in the OpenAPI document, plus the
+    request's own kubernetesVersion (the cluster's, not part of the design)."""
     spec = client.get("/api/v1/openapi.json").json()
     body = spec["paths"]["/api/v1/render"]["post"]["requestBody"]["content"]["application/json"]
     ref = body["schema"]["$ref"].rsplit("/", 1)[-1]
     schema = spec["components"]["schemas"][ref]
-    assert set(schema["properties"]) == set(Design.model_fields)
+    assert set(schema["properties"]) == set(Design.model_fields) | {"kubernetesVersion"}
 
 
 def test_render_fills_what_a_design_omits_from_the_workload_preset(client: Client) -> None:
@@ -650,3 +671,68 @@ def test_render_exports_the_operator_kinds(client: Client, kind: str) -> None:
     assert obj["kind"] == kind
     checked = check_texts([("r.yaml", answer["yaml"])])
     assert {o["qosClass"] for o in checked["objects"]} == {answer["qosClass"]}
+
+
+# --- Dynamic Resource Allocation ------------------------------------------------------------
+
+
+def test_render_a_training_design_with_a_dra_claim_for_two_gpus(client: Client) -> None:
+    body = {"workload": "training", "gpu": {"mode": "dra", "device_class": "gpu.nvidia.com"}}
+    response = client.post("/api/v1/render", data=json.dumps(body), content_type="application/json")
+    assert response.status_code == 200
+    answer = response.json()
+    template, pod = yaml.safe_load_all(answer["yaml"])
+    assert template["kind"] == "ResourceClaimTemplate"
+    assert template["spec"]["spec"]["devices"]["requests"][0]["exactly"]["count"] == 2
+    assert pod["spec"]["resourceClaims"] == [
+        {"name": "gpu", "resourceClaimTemplateName": "trainer-gpu"}
+    ]
+    assert answer["qosClass"] == "Guaranteed" and answer["errors"] == []
+    assert answer["claims"] == [
+        {
+            "name": "gpu",
+            "source": "template",
+            "object": "trainer-gpu",
+            "found": True,
+            "deviceClass": "gpu.nvidia.com",
+            "count": 2,
+            "containers": ["main"],
+        }
+    ]
+    assert any(
+        line.startswith("Claims do not count toward the QoS class")
+        for line in answer["explanation"]
+    )
+
+
+def test_an_unknown_gpu_mode_names_dra_among_the_choices(client: Client) -> None:
+    body = {"workload": "training", "gpu": {"mode": "claims"}}
+    response = client.post("/api/v1/render", data=json.dumps(body), content_type="application/json")
+    assert response.status_code == 422
+    assert "dra" in json.dumps(response.json())
+
+
+def test_analyze_links_claims_and_lists_dra_objects(client: Client) -> None:
+    manifest = """\
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: gpus}
+spec:
+  spec:
+    devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu.nvidia.com, count: 2}}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  resourceClaims: [{name: gpu, resourceClaimTemplateName: gpus}]
+  containers: [{name: c, image: i, resources: {claims: [{name: gpu}]}}]
+"""
+    response = post(client, manifest)
+    assert response.status_code == 200
+    body = response.json()
+    CheckResultOut.model_validate(body)
+    assert body["objects"][0]["claims"][0]["count"] == 2
+    assert body["draObjects"][0]["usedBy"] == [
+        {"kind": "Pod", "name": "p", "namespace": None, "claim": "gpu"}
+    ]

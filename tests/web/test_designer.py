@@ -326,3 +326,49 @@ def test_out_of_band_slots_exist_only_for_fields_on_the_page(client: Client) -> 
     page = client.get("/?" + query_for(design)).content.decode()
     for slot in re.findall(r'id="(err-[^"]+)" hx-swap-oob="true"', html):
         assert f'id="{slot}"' in page, slot
+
+
+def test_an_unreadable_memory_is_not_shown_as_no_memory_in_the_node_panel(client: Client) -> None:
+    # Issue 16: memory 8GB made the node panel say "requests no memory ... among the first
+    # evicted" and print None in its table.
+    design = preset_design("training")
+    query = query_for(design, **{"c-0-memory_request": "8GB", "c-0-memory_limit": "8GB"})
+    html = client.get("/?" + query).content.decode()
+    panel = re.search(r'<div class="card" id="node-view">(.*?)</table>', html, re.S)
+    assert panel
+    text = panel.group(1)
+    assert "requests no memory" not in text
+    assert "The eviction order cannot be worked out" in text
+    assert "8GB" in text and ">None<" not in text
+
+
+def test_the_mig_single_example_fits_11_pods_on_the_page(client: Client) -> None:
+    design = preset_design("training")
+    query = query_for(
+        design,
+        gpu_mode="mig-single",
+        gpu_model="h100-80gb",
+        gpu_profile="1g.10gb",
+        node_source="catalog",
+        node_catalog_id="p5.48xlarge",
+    )
+    html = client.get("/?" + query).content.decode()
+    assert 'data-pods-per-node="11"' in html
+    assert "bottleneck: <code>cpu</code>" in html
+    assert "56 in all" in html
+
+
+def test_a_profile_picked_by_hand_is_kept_and_the_memory_need_is_flagged(client: Client) -> None:
+    design = preset_design("inference")
+    query = query_for(
+        design,
+        gpu_mode="mig-mixed",
+        gpu_model="h100-80gb",
+        gpu_profile="1g.10gb",
+        gpu_memory_gb="20",
+        action="gpu",
+    )
+    html = client.get("/?" + query, **HTMX_DESIGNER).content.decode()
+    assert "nvidia.com/mig-1g.10gb:" in preview_of(html)
+    slot = re.search(r'id="err-id_gpu_memory_gb"[^>]*>(.*?)</div>', html, re.S)
+    assert slot and "less than the 20 GB needed" in slot.group(1)

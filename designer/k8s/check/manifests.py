@@ -11,10 +11,21 @@ from typing import Any
 
 import orjson
 
-from designer.k8s.apiserver import pod_from_parts, pod_with_defaults
+from designer.k8s.admission import Admission
+from designer.k8s.apiserver import (
+    DEFAULT_VERSION,
+    ClusterVersion,
+    VersionNote,
+    cluster_version,
+    pod_from_parts,
+    pod_with_defaults,
+)
+from designer.k8s.check.admission import FoundPolicy, PolicyReport, apply_policies, is_policy
+from designer.k8s.check.claims import ClaimLinks, link_claims, read_dra_objects
 from designer.k8s.check.operators import path_rewriter, skipped_entry, template_section
 from designer.k8s.core import FieldError, FieldWarning, name_is_dns_subdomain
 from designer.k8s.design import PodReport, failed_report, pod_report
+from designer.k8s.dra import DraObjects
 from designer.k8s.kubelet import pod_qos
 from designer.k8s.manifest import (
     MAX_INPUT_BYTES,
@@ -84,11 +95,19 @@ def _with_claim_volumes(w: Workload, spec: dict[str, Any]) -> dict[str, Any]:
 @dataclass(frozen=True)
 class CheckedObject:
     """One pod template's report: the API server's and kubelet's view (``report``, shared
-    by identical templates), and what the object's operator says (``operator``)."""
+    by identical templates), what the object's operator says (``operator``), its claims and
+    its namespace's admission."""
 
     file: str
     workload: Workload
     report: PodReport
+    # Dynamic Resource Allocation: the pod's claims linked to the input (check.claims).
+    links: ClaimLinks | None = None
+    # Set by check.admission: the pod after its namespace's admission (None: no policy), and
+    # what the chosen Kubernetes version does differently to it.
+    admission: Admission | None = None
+    version_notes: tuple[VersionNote, ...] = field(default_factory=tuple)
+    # What the object's operator (and GPU schedulers) say (check.operators, operators).
     operator: OperatorReport | None = None
 
     @property
@@ -119,7 +138,6 @@ class CheckedObject:
 
     def as_dict(self) -> dict[str, Any]:
         w = self.workload
-        report = self.report.as_dict()
         out = {
             "file": self.file,
             "document": w.document,
@@ -128,7 +146,9 @@ class CheckedObject:
             "name": w.name,
             "namespace": w.namespace,
             **template_section(w),
-            **report,
+            **self.report.as_dict(),
+            "admission": self.admission.as_dict() if self.admission else None,
+            "versionNotes": [n.as_dict() for n in self.version_notes],
         }
         op = self.operator
         if w.path_map or w.facts.get("filled") or (op and (op.errors or op.warnings)):
@@ -136,6 +156,7 @@ class CheckedObject:
             out["warnings"] = [x.as_dict() for x in self.warnings]
             out["qosReasons"] = self.qos_reasons
         out["notes"] = [n.as_dict() for n in self.notes] if op and op.notes else []
+        out.update((self.links or ClaimLinks()).fields(out["warnings"]))
         return out
 
 
@@ -215,6 +236,7 @@ def check_workload(
     file: str,
     workload: Workload,
     memo: dict[bytes, PodReport] | None = None,
+    version: ClusterVersion | None = None,
     key: bytes | None = None,
 ) -> CheckedObject:
     """One workload's report; with ``memo``, identical pod templates are checked once
@@ -223,13 +245,13 @@ def check_workload(
         key = _memo_key(workload)
     if key is not None and memo is not None and key in memo:
         return CheckedObject(file, workload, memo[key])
-    report = _report(workload)
+    report = _report(workload, version)
     if key is not None and memo is not None:
         memo[key] = report
     return CheckedObject(file, workload, report)
 
 
-def _report(workload: Workload) -> PodReport:
+def _report(workload: Workload, version: ClusterVersion | None = None) -> PodReport:
     meta_path = metadata_path(workload)
     pod, errors = pod_from_parts(
         workload.pod_metadata,
@@ -245,6 +267,7 @@ def _report(workload: Workload) -> PodReport:
         spec_path=workload.pod_spec_path,
         metadata_path=meta_path,
         template=workload.kind != "Pod",
+        version=version,
     )
 
 
@@ -295,12 +318,18 @@ class InputError:
 
 @dataclass(frozen=True)
 class CheckResult:
-    """Every pod template found in some files, the objects without one, and what could not
-    be read."""
+    """Every object found in some files, what could not be read, the namespace policies
+    found (check.admission) and the Kubernetes version the answers are for."""
 
     objects: list[CheckedObject]
     errors: list[InputError]
+    # The objects that hold no pod template, with the reason (check.operators.skipped_entry).
     skipped: list[dict[str, Any]] = field(default_factory=list)
+    # The resource.k8s.io objects of the input, checked and linked (check.claims).
+    dra_objects: list[dict[str, Any]] = field(default_factory=list)
+    policies: list[PolicyReport] = field(default_factory=list)
+    kubernetes_version: str = DEFAULT_VERSION
+    namespace: str | None = None
 
     @property
     def hostile(self) -> list[InputError]:
@@ -312,34 +341,66 @@ class CheckResult:
             "objects": [o.as_dict() for o in self.objects],
             "skipped": list(self.skipped),
             "errors": [e.as_dict() for e in self.errors],
+            "draObjects": self.dra_objects,
+            "policies": [p.as_dict() for p in self.policies],
+            "kubernetesVersion": self.kubernetes_version,
         }
 
 
 def check_text(
-    file: str, text: str | bytes, *, max_bytes: int = MAX_INPUT_BYTES
+    file: str,
+    text: str | bytes,
+    *,
+    max_bytes: int = MAX_INPUT_BYTES,
+    kubernetes_version: str | None = None,
+    namespace: str | None = None,
 ) -> tuple[list[CheckedObject], list[InputError]]:
-    """Objects found in one file and what could not be read, with file and document."""
-    result = check_files([(file, text)], max_bytes=max_bytes)
+    """Objects found in one file and what could not be read, with file and document; the
+    file's LimitRanges and ResourceQuotas apply to its workloads and its resource.k8s.io
+    objects to its pods' claims (see check_files)."""
+    result = check_files(
+        [(file, text)],
+        max_bytes=max_bytes,
+        kubernetes_version=kubernetes_version,
+        namespace=namespace,
+    )
     return result.objects, result.errors
 
 
-def _checked(
-    file: str, scan: Any, memo: dict[bytes, PodReport] | None = None
-) -> tuple[list[CheckedObject], list[InputError], list[dict[str, Any]]]:
-    """Reports of a file's pod templates, its read errors and the objects without one."""
+def _read(file: str, text: str | bytes, max_bytes: int) -> tuple[list[Any] | None, str | None]:
+    try:
+        return read_documents(text, max_bytes=max_bytes), None
+    except ManifestError as exc:
+        return None, str(exc)
+
+
+def _check_documents(
+    file: str,
+    documents: list[Any],
+    runtimes: RuntimeIndex,
+    version: ClusterVersion | None = None,
+    policies: list[FoundPolicy] | None = None,
+) -> tuple[list[CheckedObject], list[InputError], list[dict[str, Any]], DraObjects]:
+    """A file's pod templates checked, its read errors, the objects without a pod template
+    and its resource.k8s.io objects."""
+    scan = find_workloads(documents, runtimes)
     workloads, read_errors = scan
-    memo = {} if memo is None else memo
+    if policies is not None:
+        policies += [FoundPolicy(file, s) for s in scan.skipped if is_policy(s)]
+    memo: dict[bytes, PodReport] = {}
     operator_memo: dict[Any, OperatorReport] = {}
     objects: list[CheckedObject] = []
     for group in _by_object(workloads):
         keys = [_memo_key(w) for w in group]
-        reports = [check_workload(file, w, memo, k) for w, k in zip(group, keys, strict=True)]
+        reports = [
+            check_workload(file, w, memo, version, k) for w, k in zip(group, keys, strict=True)
+        ]
         extras = operator_reports(group, keys, operator_memo)
         for checked, extra in zip(reports, extras, strict=True):
-            objects.append(CheckedObject(file, checked.workload, checked.report, extra))
+            objects.append(CheckedObject(file, checked.workload, checked.report, operator=extra))
     errors = [InputError(file, e.document, e.message, e.hostile) for e in read_errors]
     skipped = [skipped_entry(file, s) for s in scan.skipped]
-    return objects, errors, skipped
+    return objects, errors, skipped, read_dra_objects(file, documents)
 
 
 def _by_object(workloads: list[Workload]) -> list[list[Workload]]:
@@ -354,46 +415,80 @@ def _by_object(workloads: list[Workload]) -> list[list[Workload]]:
 
 
 def check_files(
-    inputs: list[tuple[str, str | bytes]], *, max_bytes: int = MAX_INPUT_BYTES
+    inputs: list[tuple[str, str | bytes]],
+    *,
+    max_bytes: int = MAX_INPUT_BYTES,
+    kubernetes_version: str | None = None,
+    namespace: str | None = None,
 ) -> CheckResult:
-    """Every pod template of several files, the objects without one, and what could not be
-    read. A TrainJob's runtime may be in any of the files."""
+    """Every object of several files, and what could not be read, for one Kubernetes
+    version (default: the newest supported). The LimitRanges and ResourceQuotas found in any
+    file apply to the workloads of their namespace (``namespace`` for objects without one;
+    ``default`` when None); ResourceClaims, ResourceClaimTemplates and DeviceClasses in any
+    file link to the pods' claims. Raises ValueError for an unsupported version."""
+    version = cluster_version(kubernetes_version)
     # A parsed manifest is a large tree of acyclic, long-lived objects: the cyclic garbage
     # collector would walk it again and again while parsing and reporting allocate (a third
     # of the time on a 10,000-pod List) and find nothing to free, so it pauses meanwhile.
     enabled = gc.isenabled()
     gc.disable()
     try:
-        read: list[tuple[str, list[Any] | None, str | None]] = []
-        runtimes = RuntimeIndex()
-        for file, text in inputs:
-            try:
-                documents = read_documents(text, max_bytes=max_bytes)
-            except ManifestError as exc:
-                read.append((file, None, str(exc)))
-                continue
-            add_runtimes(runtimes, documents, file)
-            read.append((file, documents, None))
         objects: list[CheckedObject] = []
         errors: list[InputError] = []
         skipped: list[dict[str, Any]] = []
+        found: list[FoundPolicy] = []
+        dra = DraObjects()
+        # A TrainJob's runtime may be in any of the files: read them all first.
+        read = [(file, *_read(file, text, max_bytes)) for file, text in inputs]
+        runtimes = RuntimeIndex()
+        for file, documents, _failure in read:
+            if documents is not None:
+                add_runtimes(runtimes, documents, file)
         for file, documents, failure in read:
             if documents is None:
                 errors.append(InputError(file, None, str(failure)))
                 continue
-            found, failed, without = _checked(file, find_workloads(documents, runtimes), {})
-            objects += found
+            checked, failed, without, dra_found = _check_documents(
+                file, documents, runtimes, version, found
+            )
+            objects += checked
             errors += failed
             skipped += without
-        return CheckResult(objects, errors, skipped)
+            dra.extend(dra_found)
+        # Claims link across files: a template in one file serves a pod in another.
+        objects, dra_objects = link_claims(objects, dra)
+        objects, reports = apply_policies(objects, found, version=version, namespace=namespace)
+        return CheckResult(
+            objects,
+            errors,
+            skipped,
+            dra_objects=dra_objects,
+            policies=reports,
+            kubernetes_version=str(version.version),
+            namespace=namespace,
+        )
     finally:
         if enabled:
             gc.enable()
 
 
 def check_texts(
-    inputs: list[tuple[str, str | bytes]], *, max_bytes: int = MAX_INPUT_BYTES
+    inputs: list[tuple[str, str | bytes]],
+    *,
+    max_bytes: int = MAX_INPUT_BYTES,
+    kubernetes_version: str | None = None,
+    namespace: str | None = None,
 ) -> dict[str, Any]:
     """The ``--format json`` document for several files: ``objects`` (one per pod
-    template), ``skipped`` (objects without one) and ``errors`` (what could not be read)."""
-    return check_files(inputs, max_bytes=max_bytes).as_dict()
+    template), ``skipped`` (objects without one), ``errors`` (what could not be read) and
+    the policies, DRA objects and version of check_files."""
+    result = check_files(
+        inputs, max_bytes=max_bytes, kubernetes_version=kubernetes_version, namespace=namespace
+    )
+    enabled = gc.isenabled()
+    gc.disable()  # as in check_files: the report is many small long-lived objects
+    try:
+        return result.as_dict()
+    finally:
+        if enabled:
+            gc.enable()

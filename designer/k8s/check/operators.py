@@ -44,14 +44,29 @@ def template_section(w: Workload) -> dict[str, Any]:
     return out
 
 
+# Objects without a pod template that the check reads for something else: said so.
+READ_AS = {
+    "LimitRange": "a namespace policy (see policies)",
+    "ResourceQuota": "a namespace policy (see policies)",
+}
+DRA_GROUP = "resource.k8s.io"
+
+
 def skipped_entry(file: str, skipped: Skipped) -> dict[str, Any]:
+    reason = skipped.reason_text
+    obj = skipped.obj if isinstance(skipped.obj, dict) else {}
+    api_version = obj.get("apiVersion") if isinstance(obj.get("apiVersion"), str) else ""
+    if api_version.rpartition("/")[0] == DRA_GROUP:
+        reason += "; a Dynamic Resource Allocation object (see draObjects)"
+    elif skipped.kind in READ_AS and api_version == "v1":
+        reason += f"; {READ_AS[skipped.kind]}"
     return {
         "file": file,
         "document": skipped.document,
         "path": skipped.path,
         "kind": skipped.kind,
         "name": skipped.name,
-        "reason": skipped.reason_text,
+        "reason": reason,
     }
 
 

@@ -126,6 +126,66 @@ def _fits_int64(x: int) -> bool:
     return _MIN_INT64 <= x <= _MAX_INT64
 
 
+def _wrap64(x: int) -> int:
+    """Go's int64 arithmetic: the result modulo 2**64, as a signed number."""
+    x &= 0xFFFFFFFFFFFFFFFF
+    return x - (1 << 64) if x >= 1 << 63 else x
+
+
+def _big_int64(x: int) -> int:
+    """big.Int.Int64(): the low 64 bits of |x|, then the sign."""
+    low = _wrap64(abs(x))
+    return _wrap64(-low) if x < 0 else low
+
+
+def _go_div(a: int, b: int) -> int:
+    """Go's integer /, which truncates toward zero."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+def _int64_multiply_scale(a: int, b: int) -> tuple[int, bool]:
+    """math.go int64MultiplyScale (and its Scale10/100/1000 twins): the wrapped product."""
+    if a in (0, 1):
+        return a * b, True
+    if a == _MIN_INT64:
+        return 0, False
+    c = _wrap64(a * b)
+    return c, _go_div(c, b) == a
+
+
+def _positive_scale_int64(base: int, scale: int) -> int:
+    """math.go positiveScaleInt64, whose ok flag ScaledValue ignores."""
+    if scale == 0:
+        return base
+    if scale in (1, 2, 3, 6, 9):
+        return _int64_multiply_scale(base, 10**scale)[0]
+    value = base
+    for _ in range(max(scale, 0)):  # a negative (wrapped int32) scale runs no iteration
+        value, ok = _int64_multiply_scale(value, 10)
+        if not ok:
+            return 0
+    return value
+
+
+def _negative_scale_int64(base: int, scale: int) -> int:
+    """math.go negativeScaleInt64: divide by 10**scale, rounding away from zero."""
+    if scale <= 0:
+        return base
+    value, fraction = base, False
+    for _ in range(scale):
+        if not fraction and _go_rem(value, 10) != 0:
+            fraction = True
+        value = _go_div(value, 10)
+        if value == 0:
+            if fraction:
+                return 1 if base > 0 else -1
+            return 0
+    if fraction:
+        value += 1 if base > 0 else -1
+    return value
+
+
 def _normalise(digits: str, exp: int) -> tuple[str, int]:
     """Strip leading zeros and move trailing zeros into the exponent."""
     d = digits.lstrip("0")
@@ -533,6 +593,44 @@ class Quantity:
         if not _fits_int64(result):
             raise OverflowError(f"{self} does not fit an int64 at scale {scale}")
         return result
+
+    def go_scaled_value(self, scale: int) -> int:
+        """ScaledValue(scale) exactly as Go computes it, int64 overflow included.
+
+        Value() is ``go_scaled_value(0)`` and MilliValue() ``go_scaled_value(-3)``. Where
+        :meth:`_scaled_value` refuses a value that does not fit an int64, this returns what
+        Go's code really yields, which is what the kubelet and the scheduler compute with:
+
+        * int64 form (amount.go AsScaledInt64, math.go positiveScaleInt64): scaling up by
+          1, 2, 3, 6 or 9 digits wraps the product around (``1e16`` cores is 10P cores,
+          MilliValue ``-8446744073709551616``); any other number of digits multiplies by 10
+          in a loop that gives up with **0** on overflow (``1e999`` -> MilliValue 0);
+        * inf.Dec form (scale_int.go scaledValue): ``Int64()`` keeps the low 64 bits, and
+          scaling up multiplies by ``int64(math.Pow10(n))``, which for n >= 19 is a float
+          beyond int64 that amd64 converts to -2**63 (arm64 saturates instead; amd64 is
+          modelled).
+        """
+        if self._digits == "0":
+            return 0
+        sign = -1 if self._neg else 1
+        if self._i64 is not None:
+            v, s = self._i64
+            if s < scale:
+                return _negative_scale_int64(v, _i32(scale - s))
+            return _positive_scale_int64(v, _i32(s - scale))
+        dif = self._dscale + scale  # scale_int.go: scale - newScale, newScale = -scale
+        unscaled = sign * _to_int(self._digits + "0" * (self._exp + self._dscale))
+        if dif == 0:
+            return _big_int64(unscaled)
+        if dif < 0:
+            factor = 10 ** (-dif) if -dif <= 18 else _MIN_INT64  # int64(math.Pow10(n)), amd64
+            return _wrap64(_big_int64(unscaled) * factor)
+        if abs(unscaled) < _MAX_INT64 and dif < 19:
+            divide = 10**dif
+            result = _go_div(unscaled, divide)
+            return result + 1 if _go_rem(unscaled, divide) != 0 else result
+        quotient, remainder = divmod(unscaled, 10**dif)  # big.Int.DivMod: Euclidean
+        return _wrap64(_big_int64(quotient) + (1 if remainder else 0))
 
     # ---------------------------------------------------------------- arithmetic
 

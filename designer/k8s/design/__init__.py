@@ -21,6 +21,16 @@ from designer.k8s.design.crd_schema import (
     SchemaProblem,
     validate_custom_resource,
 )
+from designer.k8s.design.dra import (
+    CLAIM_NAME,
+    COMMON_SELECTORS,
+    DRA_CHOICES,
+    CommonSelector,
+    DraClaim,
+    DraDesign,
+    dra_design,
+    explain_dra,
+)
 from designer.k8s.design.explain import (
     EXPLAINERS,
     MSG_HPA_NO_CPU,
@@ -76,6 +86,8 @@ from designer.k8s.design.operators import (
     export_operator_object,
 )
 from designer.k8s.design.planning import (
+    DRA_MODE,
+    DraAlternative,
     GpuChoice,
     HeadroomChoice,
     NodeChoice,
@@ -112,10 +124,18 @@ from designer.k8s.design.workload_types import (
 )
 
 __all__ = [
+    "CLAIM_NAME",
+    "COMMON_SELECTORS",
     "COMPLETION_INDEX_FIELD",
+    "CommonSelector",
     "ContainerDesign",
+    "DRA_CHOICES",
+    "DRA_MODE",
     "Design",
     "DesignError",
+    "DraAlternative",
+    "DraClaim",
+    "DraDesign",
     "EXPLAINERS",
     "EXPORT_KINDS",
     "ExportKind",
@@ -159,8 +179,10 @@ __all__ = [
     "design_from_pod",
     "design_hints",
     "design_to_pod",
+    "dra_design",
     "duration_text",
     "effective_kind",
+    "explain_dra",
     "explain_export",
     "export_kind",
     "export_objects",

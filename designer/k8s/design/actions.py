@@ -19,12 +19,13 @@ def gpu_container(design: Design) -> ContainerDesign | None:
 def apply_gpu_choice(design: Design) -> Design:
     """Set the GPU container's resource name (and a whole count) for the sharing choice."""
     design = design.model_copy(deep=True)
-    name, profile, problem = gpu_resource_name(design.gpu)
+    name, _profile, problem = gpu_resource_name(design.gpu)
     target = gpu_container(design)
     if problem or name is None or target is None:
         return design
-    if profile is not None:
-        design.gpu.profile = profile.name
+    # The profile field keeps what the user picked (nothing, when the memory need chose it):
+    # writing the derived profile there would make it look picked by hand, and a picked
+    # profile is never overridden by the memory need (planning.mig_choice).
     target.gpu_resource = name
     count = target.gpus.strip()
     if not count.isdigit() or int(count) == 0:

@@ -293,9 +293,12 @@ def pod_advice(
     qos_class: str | None,
     requests: dict[str, Quantity],
     limits: dict[str, Quantity],
+    *,
+    claim_gpus: int = 0,
 ) -> list[Advice]:
-    """The advice rules that fire for this pod and workload type, in rule order."""
-    gpu_count = int(requested_gpus(requests))
+    """The advice rules that fire for this pod and workload type, in rule order; GPUs from
+    DRA claims (``claim_gpus``) count like requested ones."""
+    gpu_count = int(requested_gpus(requests)) + claim_gpus
     ctx = AdviceContext(pod, workload, qos_class, requests, limits, gpu_count)
     traits = workload_type(workload).traits
     advice = []

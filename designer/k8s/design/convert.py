@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import copy
 import shlex
 from typing import Any
 
 from designer.k8s.core import Container, MessageError, Pod, Quantity, gettext_noop
+from designer.k8s.design.dra import apply_claims
 from designer.k8s.design.export import ExportSettings
 from designer.k8s.design.model import (
     DEFAULT_GPU_RESOURCE,
@@ -17,6 +17,7 @@ from designer.k8s.design.model import (
 )
 from designer.k8s.design.workload_types import workload_type
 from designer.k8s.gpu import is_gpu_resource
+from designer.k8s.manifest import copy_tree
 
 
 def _resource_maps(c: ContainerDesign) -> tuple[dict[str, str], dict[str, str]]:
@@ -43,7 +44,7 @@ def _resource_maps(c: ContainerDesign) -> tuple[dict[str, str], dict[str, str]]:
 
 
 def _container_manifest(c: ContainerDesign) -> dict[str, Any]:
-    obj = copy.deepcopy(c.base) if c.base else {}
+    obj = copy_tree(c.base) if c.base else {}
     obj["name"] = c.name
     if c.image or "image" in obj:
         obj["image"] = c.image
@@ -120,7 +121,7 @@ def design_to_pod(design: Design) -> Pod:
 
 
 def _pod_object(design: Design) -> dict[str, Any]:
-    obj: dict[str, Any] = copy.deepcopy(design.base) if design.base else {}
+    obj: dict[str, Any] = copy_tree(design.base) if design.base else {}
     obj["apiVersion"] = "v1"
     obj["kind"] = "Pod"
     metadata = dict(obj.get("metadata") or {})
@@ -159,6 +160,8 @@ def _pod_object(design: Design) -> dict[str, Any]:
         spec.pop("tolerations", None)
 
     _set_shm(spec, design.shm_size.strip())
+    # GPUs through a DRA claim: claims replace the extended resource (design/dra.py).
+    apply_claims(design, spec)
     obj["spec"] = spec
     return obj
 

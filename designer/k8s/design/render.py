@@ -11,11 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from designer.k8s.apiserver import validate_objects
+from designer.k8s.apiserver import ClusterVersion, validate_objects
 from designer.k8s.core import FieldError, FieldWarning, Message, Pod
 from designer.k8s.design.actions import apply_gpu_choice, design_action
 from designer.k8s.design.canonical import pod_manifest
 from designer.k8s.design.convert import design_to_pod
+from designer.k8s.design.dra import DRA_CHOICES, DraDesign, dra_design, explain_dra
 from designer.k8s.design.explain import explain_export
 from designer.k8s.design.export import (
     PodFacts,
@@ -64,6 +65,9 @@ class Rendered:
     # The choice fields of the design that apply to it ("gpu.profile", "node.cpu",
     # "export.replicas", ...): a page shows those and no others.
     applicable: frozenset[str]
+    # GPUs through Dynamic Resource Allocation: the claims, the exported templates, the
+    # problems per choice field ("gpu.selectors[0]", ...). None for device-plugin modes.
+    dra: DraDesign | None = None
 
     @property
     def ok(self) -> bool:
@@ -81,6 +85,8 @@ class Rendered:
             "warnings": [w.as_dict() for w in self.report.warnings]
             + [p.as_dict() for p in self.object_warnings],
             "totals": self.totals,
+            "claims": [c.as_dict() for c in self.dra.claims] if self.dra else [],
+            "explanation": [line.text for line in self.explanation],
         }
 
 
@@ -108,6 +114,10 @@ def applicable_choices(design: Design, kind: str) -> frozenset[str]:
     """The choice fields (``<group>.<field>``) that apply to a design exported as ``kind``."""
     mode = next((m for m in sharing_modes() if m.key == design.gpu.mode), None)
     fields = {f"gpu.{name}" for name in (mode.choices if mode else ())}
+    if design.gpu.mode == "dra":
+        fields |= {f"gpu.{name}" for name in DRA_CHOICES}
+        if design.node.source in NODE_SOURCE_CHOICES:
+            fields.add("node.resource_slices")
     if design.node.source in NODE_SOURCE_CHOICES:
         names = (*NODE_SOURCE_CHOICES[design.node.source], *NODE_COMMON_CHOICES)
         fields |= {f"node.{name}" for name in names}
@@ -118,28 +128,44 @@ def applicable_choices(design: Design, kind: str) -> frozenset[str]:
     return frozenset(fields)
 
 
-def render_design(design: Design, action: str = "", changed: str = "") -> Rendered:
+def render_design(
+    design: Design,
+    action: str = "",
+    changed: str = "",
+    *,
+    version: ClusterVersion | None = None,
+) -> Rendered:
     """Render a design, after a designer ``action`` (a button: add a container, apply a
     preset, ...) when one is given; raises DesignError when its kept manifest fields cannot
-    form a Pod."""
+    form a Pod. ``version`` answers for that Kubernetes release (None: the newest the
+    engine models)."""
     if action:
         design = design_action(design, action, changed)
     if design.gpu.mode != "whole":
         # A sharing mode decides the GPU container's resource name (MIG slice, .shared).
         design = apply_gpu_choice(design)
     pod = design_to_pod(design)
-    report = pod_report(pod, workload=design.workload)
-    facts = PodFacts(pod_manifest(pod), report.defaulted, report.requests)
+    dra = dra_design(design)
+    devices = dra.devices_per_pod if dra else 0
+    report = pod_report(pod, workload=design.workload, claim_gpus=devices, version=version)
+    facts = PodFacts(pod_manifest(pod), report.defaulted, report.requests, devices)
     kind = effective_kind(design.export, design.workload)
-    objects = export_objects(facts, design.export, design.workload)
+    # A DRA claim's ResourceClaimTemplate (or ResourceClaim) goes first, in the same file.
+    claim_objects = list(dra.objects) if dra else []
+    objects = claim_objects + export_objects(facts, design.export, design.workload)
     wrapped = kind != "Pod"
-    object_errors = _own(objects, validate_objects(objects)) if wrapped else []
+    checked = objects if wrapped else claim_objects
+    object_errors = _own(objects, validate_objects(checked))
     object_warnings = _own(objects, warn_objects(objects)) if wrapped else []
     if kind in OPERATOR_KINDS:
         # An ML operator's object: its CRD schema and its operator's own rules check it.
         errors, warnings = operator_problems(objects)
         object_errors += [ObjectProblem(i, kind, p) for i, p in errors]
         object_warnings += [ObjectProblem(i, kind, p) for i, p in warnings]
+    explanation = explain_export(design.export, design.workload, facts)
+    if dra is not None:
+        pods = export_kind(kind).copies(design.export)
+        explanation = [*explanation, *explain_dra(dra, design, kind, pods)]
     return Rendered(
         design=design,
         pod=pod,
@@ -148,7 +174,7 @@ def render_design(design: Design, action: str = "", changed: str = "") -> Render
         objects=objects,
         object_errors=object_errors,
         object_warnings=object_warnings,
-        explanation=explain_export(design.export, design.workload, facts),
+        explanation=explanation,
         totals=job_totals(facts, design.export, design.workload),
         yaml=dump_yaml_all(objects),
         plan=plan(
@@ -159,7 +185,9 @@ def render_design(design: Design, action: str = "", changed: str = "") -> Render
             design.shm_size,
             defaulted=report.defaulted,
             qos=report.qos,
+            claim_objects=tuple(claim_objects),
         ),
         hints=design_hints(design),
         applicable=applicable_choices(design, kind),
+        dra=dra,
     )

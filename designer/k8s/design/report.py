@@ -11,7 +11,12 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any
 
-from designer.k8s.apiserver import ValidationResult, pod_with_defaults, validate_pod
+from designer.k8s.apiserver import (
+    ClusterVersion,
+    ValidationResult,
+    pod_with_defaults,
+    validate_pod,
+)
 from designer.k8s.core import FieldError, FieldWarning, Pod, Quantity, format_resources
 from designer.k8s.design.advice import Advice, pod_advice
 from designer.k8s.kubelet import QosResult, pod_qos
@@ -61,9 +66,14 @@ def pod_report(
     spec_path: str = "spec",
     metadata_path: str = "metadata",
     template: bool = False,
+    claim_gpus: int = 0,
+    version: ClusterVersion | None = None,
 ) -> PodReport:
-    """QoS with reasons, effective requests/limits, validation and (for a workload) advice."""
-    defaulted = pod_with_defaults(pod)
+    """QoS with reasons, effective requests/limits, validation and (for a workload) advice;
+    ``claim_gpus`` are GPUs the pod gets through DRA claims (no request counts them).
+    ``version`` answers for that Kubernetes release (apiserver.versions); None: the newest.
+    """
+    defaulted = pod_with_defaults(pod, version=version)
     validation: ValidationResult = validate_pod(
         pod,
         spec_path=spec_path,
@@ -71,10 +81,14 @@ def pod_report(
         template=template,
         defaulted=defaulted,
     )
-    qos = pod_qos(pod, spec_path=spec_path, defaulted=defaulted)
+    qos = pod_qos(pod, spec_path=spec_path, defaulted=defaulted, version=version)
     requests = effective_requests(defaulted, apply_defaults=False)
     limits = effective_limits(defaulted, apply_defaults=False)
-    advice = pod_advice(pod, workload, qos.qos_class, requests, limits) if workload else []
+    advice = (
+        pod_advice(pod, workload, qos.qos_class, requests, limits, claim_gpus=claim_gpus)
+        if workload
+        else []
+    )
     return PodReport(
         pod, qos, requests, limits, validation.errors, validation.warnings, advice, defaulted
     )

@@ -26,7 +26,7 @@ from designer.k8s.core import (
     ResourceValue,
     gettext_noop,
 )
-from designer.k8s.gpu.mig_table import MIG_MODEL_ALIASES, MIG_MODELS
+from designer.k8s.gpu.mig_table import MIG_MODEL_ALIASES, MIG_MODELS, MIG_PLACEMENTS
 from designer.k8s.gpu.sharing_table import SHARING_MODES, VENDORS
 
 __all__ = [
@@ -107,6 +107,8 @@ class MigProfile:
     compute_slices: int  # out of 7 on every model listed
     max_instances: int  # instances of this profile that fill one GPU
     source: str
+    placements: tuple[int, ...] = ()  # memory slices (of 8) an instance may start at
+    memory_slices: int = 0  # memory slices an instance takes
 
     @property
     def resource_name(self) -> str:
@@ -147,8 +149,10 @@ def _build_models() -> dict[str, GpuModel]:
     models = {}
     for key, (label, memory_gb, source, rows) in MIG_MODELS.items():
         profiles = tuple(
-            MigProfile(key, name, int(name.split(".")[1][:-2]), slices, count, source)
-            for name, slices, count in rows
+            MigProfile(
+                key, name, int(name.split(".")[1][:-2]), slices, count, source, *MIG_PLACEMENTS[i]
+            )
+            for i, (name, slices, count) in enumerate(rows)
         )
         models[key] = GpuModel(key, label, memory_gb, profiles, source)
     return models

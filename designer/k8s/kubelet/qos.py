@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from designer.k8s.apiserver import pod_with_defaults
+from designer.k8s.apiserver import ClusterVersion, pod_with_defaults
 from designer.k8s.core import (
     Container,
     Message,
@@ -225,6 +225,10 @@ R_REQUEST_DIFFERS = gettext_noop(
     "%(who)s: %(resource)s request %(request)s differs from limit %(limit)s."
 )
 R_SUMS_DIFFER = gettext_noop("The summed cpu and memory requests differ from the summed limits.")
+R_CLAIMS_IGNORED = gettext_noop(
+    "The pod's resource claims (%(claims)s) get devices through Dynamic Resource Allocation; "
+    "devices are not cpu or memory, so the claims do not change the QoS class."
+)
 
 
 def _who(c: Container, path: str) -> Message:
@@ -246,17 +250,25 @@ def pod_qos(
     default_pod_limits: bool = True,
     require_pod_level_values: bool = True,
     defaulted: Pod | None = None,
+    version: ClusterVersion | None = None,
 ) -> QosResult:
     """The QoS class Kubernetes gives ``pod`` and the reasons for it.
 
     ``spec_path`` prefixes every field path ("spec.template.spec" for a Deployment).
     ``apply_defaults=False`` evaluates the pod exactly as given (it must then already be
     defaulted for the answer to match the API server). Pass ``defaulted`` (the pod as the
-    API server stores it) when it is at hand, so it is computed once.
+    API server stores it) when it is at hand, so it is computed once. ``version`` answers
+    for that release (it then decides ``default_pod_limits`` and
+    ``require_pod_level_values``: 1.34/1.35 have kubernetes#135082).
     """
+    if version is not None and version.version is not None:
+        default_pod_limits = version.default_pod_limits
+        require_pod_level_values = version.qos_requires_pod_level_values
     if defaulted is None:
         defaulted = (
-            pod_with_defaults(pod, default_pod_limits=default_pod_limits) if apply_defaults else pod
+            pod_with_defaults(pod, default_pod_limits=default_pod_limits, version=version)
+            if apply_defaults
+            else pod
         )
     pod_level = uses_pod_level(defaulted, require_pod_level_values=require_pod_level_values)
 
@@ -285,9 +297,25 @@ def pod_qos(
         reasons.extend(_guaranteed_reasons(defaulted, pod_level, spec_path))
     else:
         reasons.extend(_burstable_reasons(defaulted, pod_level, spec_path))
+    reasons.extend(_claims_reasons(defaulted, spec_path))
     return QosResult(
         qos_class, reasons, EVICTION_RANK[qos_class], Message(EVICTION_PRIORITY[qos_class], {})
     )
+
+
+def _claims_reasons(pod: Pod, spec_path: str) -> list[QosReason]:
+    """ComputePodQOS reads requests and limits only: DRA claims never count."""
+    names = [c.name for c in pod.spec.resource_claims or [] if c.name]
+    if not names:
+        return []
+    claims = ", ".join(names)
+    return [
+        QosReason(
+            "claims_ignored",
+            Message(R_CLAIMS_IGNORED, {"claims": claims}),
+            field=f"{spec_path}.resourceClaims",
+        )
+    ]
 
 
 def _unreadable_reasons(

@@ -64,6 +64,8 @@ class Skipped:
     path: str
     kind: str
     name: str | None
+    # The object itself (a LimitRange, a ResourceQuota... that the check reads); shared.
+    obj: Any = field(default=None, compare=False, repr=False)
     reason: Message | None = field(default=None, compare=False)
 
     @property
@@ -159,7 +161,7 @@ class _Finder:
         if not sites:
             if reason is None:
                 reason = no_template(kind, record)
-            self.skipped.append(Skipped(doc.index, path, kind, name, reason))
+            self.skipped.append(Skipped(doc.index, path, kind, name, obj, reason))
             return None
         for site in sites:
             self.workloads.append(
