@@ -50,7 +50,7 @@ from designer.k8s.check import (
     check_files,
     pod_template_manifest,
 )
-from designer.k8s.core import Pod, name_is_dns_label
+from designer.k8s.core import Message, Pod, name_is_dns_label
 from designer.k8s.design import design_from_pod, workload_of_kind
 from designer.k8s.gpu import requested_gpus
 from designer.k8s.manifest import MAX_INPUT_BYTES
@@ -146,6 +146,13 @@ def _template(checked: CheckedObject) -> dict[str, Any] | None:
     return pod_template_manifest(checked.workload)
 
 
+def _times(per_pod: str, pods: int | None) -> str:
+    """GPUs of a template times the pods it stands for ("" when either is unknown)."""
+    if not per_pod or pods is None:
+        return ""
+    return _total([str(Fraction(per_pod) * pods)]) if pods else "0"
+
+
 def _admission_row(checked: CheckedObject) -> dict[str, Any] | None:
     """The admission of a row as stored: the engine's answer, messages kept as data."""
     a = checked.admission
@@ -177,16 +184,20 @@ def analysis_from_check(
     source: str,
     objects: list[CheckedObject],
     errors: list[InputError],
+    skipped: list[dict[str, Any]] | None = None,
     policies: list[PolicyReport] | None = None,
     kubernetes_version: str = DEFAULT_VERSION,
     namespace: str | None = None,
 ) -> dict[str, Any]:
-    """What the store keeps: one row per workload, the documents that were not read, and
-    the namespace policies found, for the Kubernetes version the analysis answers for."""
+    """What the store keeps: one row per pod template, the objects without one, the
+    documents that were not read, and the namespace policies found, for the Kubernetes
+    version the analysis answers for."""
     rows = []
     for checked in objects:
         data = checked.as_dict()
         requests = data["effectiveRequests"]
+        gpus = _gpus(checked)
+        pods = data["replicas"] if data["replicas"] is not None else data["replicasMin"]
         rows.append(
             {
                 "kind": data["kind"],
@@ -194,22 +205,35 @@ def analysis_from_check(
                 "namespace": data["namespace"],
                 "document": data["document"],
                 "path": data["path"],
+                "template": data["template"],
+                "role": data["role"],
+                "replicas": data["replicas"],
+                "replicas_min": data["replicasMin"],
+                "replicas_max": data["replicasMax"],
+                "found_by": data["foundBy"],
                 "qos": data["qosClass"],
                 "cpu": requests.get("cpu", ""),
                 "memory": requests.get("memory", ""),
-                "gpus": _gpus(checked),
+                "gpus": gpus,
+                # GPUs of every pod it stands for (the least it runs when autoscaled).
+                "gpus_total": _times(gpus, pods),
+                "pods_known": data["replicas"] is not None,
                 "requests": requests,
                 # The API server's full message ("Invalid value: ...: must be ..."): the
                 # JSON shape's terse "message" can be empty (a Required error).
-                "errors": [{"field": e.field, "text": e.body()} for e in checked.report.errors],
+                "errors": [
+                    {"field": e.field, "text": e.body(), "origin": getattr(e, "origin", "")}
+                    for e in checked.errors
+                ],
                 "warnings": data["warnings"],
+                "notes": [_note(n) for n in checked.notes],
                 "reasons": data["qosReasons"],
                 # The same reasons as (template, params), so each viewer reads them in the
                 # page's language.
                 "reason_messages": [message_data(r.message) for r in checked.report.qos.reasons]
-                if checked.report.qos
+                if checked.report.qos and not checked.workload.path_map
                 else [],
-                "template": _template(checked),
+                "template_manifest": _template(checked),
                 "admission": _admission_row(checked),
                 "version_notes": [
                     {
@@ -223,13 +247,24 @@ def analysis_from_check(
         )
     unreadable = [{"document": e.document, "message": e.message} for e in errors]
     return {
-        "version": 1,
+        "version": 2,
         "source": source,
         "rows": rows,
+        "skipped": list(skipped or []),
         "unreadable": unreadable,
         "kubernetes_version": kubernetes_version,
         "namespace": namespace or DEFAULT_NAMESPACE,
         "policies": [p.as_dict() for p in policies or []],
+    }
+
+
+def _note(note: Any) -> dict[str, Any]:
+    message = note.message
+    return {
+        "field": note.field,
+        "origin": note.origin,
+        "message": message_data(message) if isinstance(message, Message) else None,
+        "text": note.text,
     }
 
 
@@ -303,6 +338,11 @@ def _total(values: list[str]) -> str:
     return str(total.numerator) if total.denominator == 1 else f"{float(total):g}"
 
 
+def _row_gpus_total(row: dict[str, Any]) -> str:
+    """Analyses stored before pods were counted have no gpus_total: one pod each."""
+    return row["gpus_total"] if "gpus_total" in row else row["gpus"]
+
+
 def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     counts = {q: 0 for q in QOS_CLASSES}
     unknown = 0
@@ -317,7 +357,11 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "total": len(rows),
         "classes": classes,
-        "gpus": _total([r["gpus"] for r in rows]),
+        # Pods counted: a 5-replica Deployment with 1 GPU each requests 5.
+        "gpus": _total([_row_gpus_total(r) for r in rows]),
+        # Some GPU template's pod count is not fixed (autoscaled, per node): at least.
+        "gpus_at_least": any(r["gpus"] and not r.get("pods_known", True) for r in rows),
+        "gpus_per_template": _total([r["gpus"] for r in rows]),
         "with_errors": sum(1 for r in rows if r["errors"]),
         "with_warnings": sum(1 for r in rows if r["warnings"]),
         "denied": sum(1 for r in rows if _admission_state(r) == "denied"),
@@ -391,10 +435,21 @@ def _admission_view(row: dict[str, Any]) -> dict[str, Any] | None:
     }
 
 
+def _note_text(note: dict[str, Any]) -> str:
+    message = message_from_data(note.get("message"))
+    return translate(message) if message else str(note.get("text", ""))
+
+
 def _row_view(index: int, row: dict[str, Any]) -> dict[str, Any]:
-    template = row.get("template")
+    template = row.get("template_manifest") if "template_manifest" in row else row.get("template")
+    template_path = row.get("template") if "template_manifest" in row else None
     return {
         **row,
+        "template_path": template_path if isinstance(template_path, str) else "",
+        "operator_notes": [
+            {"field": n["field"], "origin": n["origin"], "text": _note_text(n)}
+            for n in row.get("notes") or []
+        ],
         "admission": _admission_view(row),
         "note_texts": [
             {"field": n["field"], "text": _message_text(n["message"]), "source": n["source"]}
@@ -437,6 +492,7 @@ def results_context(analysis_id: str, analysis: dict[str, Any], filters: Filters
         "summary": totals,
         "chart": chart(totals["classes"], filters),
         "unreadable": analysis["unreadable"],
+        "skipped": analysis.get("skipped") or [],
         "filters": filters,
         "rows": shown,
         "matching": len(matching),
@@ -603,7 +659,13 @@ def _analyze_post(request: HttpRequest) -> HttpResponse:
         return _form_error(request, form if not upload else AnalyzeForm(), message, 400)
 
     analysis = analysis_from_check(
-        source, objects, errors, result.policies, result.kubernetes_version, namespace
+        source,
+        objects,
+        errors,
+        result.skipped,
+        result.policies,
+        result.kubernetes_version,
+        namespace,
     )
     analysis["source_kind"] = source_kind
     analysis_id = AnalysisStore.default().save(analysis)

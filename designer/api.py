@@ -61,13 +61,19 @@ MAX_RENDER_CONTAINERS = MAX_CONTAINERS  # as many as the designer form accepts
 
 
 ANALYZE_DESCRIPTION = f"""\
-Check every workload in one or more manifests, exactly as
-`manage.py podspec check --format json` does: one object per workload (Pod, PodTemplate,
-Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob, ReplicationController, and
-the items of `List`s) with its QoS class, effective requests and limits, validation errors
-and warnings (with field paths) and the reasons for its QoS class. Documents that cannot
-be read are listed under `errors` with their 0-based `document` index and a message that
-names the line.
+Check every pod template in one or more manifests, exactly as
+`manage.py podspec check --format json` does: one entry of `objects` per pod template (Pod,
+PodTemplate, Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob,
+ReplicationController; the Kubeflow PyTorchJob, TFJob, MPIJob, XGBoostJob, PaddleJob and
+JAXJob; Trainer TrainJob, TrainingRuntime, ClusterTrainingRuntime; JobSet; LeaderWorkerSet;
+RayCluster, RayJob, RayService; KServe InferenceService, ServingRuntime,
+ClusterServingRuntime; Volcano Job; other kinds searched by shape; the items of `List`s)
+with its path in the object (`template`), the pods it stands for (`replicas`), its QoS
+class, effective requests and limits, validation errors and warnings (full field paths; an
+operator's own rules say who refuses with `origin`), `notes` and the reasons for its QoS
+class. Objects without a pod template are listed under `skipped` with the reason; documents
+that cannot be read are listed under `errors` with their 0-based `document` index and a
+message that names the line.
 
 The body is the manifest text itself (YAML or JSON, one or many documents separated by
 `---`), sent as `application/yaml`, `application/json` or `text/plain`; the
@@ -153,14 +159,54 @@ spec:
 
 
 class FieldErrorOut(Schema):
-    field: str = Field(description="Kubernetes field path, e.g. spec.containers[0].resources")
-    type: str = Field(description="field.ErrorType, e.g. FieldValueInvalid")
+    field: str = Field(
+        description="field path in the document, with the pod template's prefix, e.g. "
+        "spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].resources.limits"
+    )
+    type: str | None = Field(
+        default=None,
+        description="field.ErrorType, e.g. FieldValueInvalid; absent for an operator's "
+        "plain-text message",
+    )
     message: str
+    origin: str | None = Field(
+        default=None,
+        description="who refuses it when not the API server's pod validation, e.g. "
+        '"Kubeflow Training Operator webhook", "KubeRay", "kube-apiserver (CRD schema)"',
+    )
 
 
 class FieldWarningOut(Schema):
     field: str
     message: str
+    origin: str | None = None
+
+
+class NoteOut(Schema):
+    field: str
+    message: str = Field(description="what an operator or GPU scheduler changes about it")
+    origin: str = Field(description="e.g. KubeRay, KAI-Scheduler, HAMi, Kueue, GKE")
+
+
+class RuntimeOut(Schema):
+    kind: str
+    name: str
+    template: str = Field(description="the pod template's path in the runtime")
+    file: str | None = Field(default=None, description="the input file holding the runtime")
+    document: int | None = None
+    builtin: str | None = Field(
+        default=None,
+        description="a runtime Kubeflow Trainer installs: the manifest it is a copy of",
+    )
+
+
+class SkippedOut(Schema):
+    file: str
+    document: int
+    path: str
+    kind: str
+    name: str | None
+    reason: str = Field(description='e.g. "ConfigMap: no pod template"')
 
 
 class VersionNoteOut(Schema):
@@ -230,12 +276,34 @@ class PolicyOut(Schema):
 
 
 class CheckedObjectOut(Schema):
+    """One pod template (a PyTorchJob has one per replica type)."""
+
     file: str = Field(description=f'Always "{REQUEST_FILE}" for the API')
     document: int = Field(description="0-based index of the document in the body")
     path: str = Field(description='"" or the item path inside a List, e.g. items[3]')
     kind: str
     name: str | None
     namespace: str | None
+    template: str = Field(
+        description='JSON path of the pod template in its object: "" for a Pod, '
+        '"spec.template", "spec.pytorchReplicaSpecs.Worker.template", '
+        '"spec.replicatedJobs[1].template.spec.template", "spec.predictor"; for a TrainJob '
+        '"spec.trainer" (its pods come from the runtime, see runtime)'
+    )
+    replicas: int | None = Field(
+        description="how many pods it stands for; null when the object does not say "
+        "(autoscaled, one per node, decided by another object)"
+    )
+    replicasMin: int | None = Field(description="the lower bound the object gives")  # noqa: N815
+    replicasMax: int | None = Field(description="the upper bound the object gives")  # noqa: N815
+    replicasFrom: str = Field(description="the fields the count comes from")  # noqa: N815
+    role: str = Field(description='"Worker", "head", "leader", "predictor", ... or ""')
+    foundBy: str = Field(  # noqa: N815
+        description='"kind": a kind the engine knows; "shape": found by its shape in an '
+        "unknown kind"
+    )
+    operator: str = Field(description='the operator that runs it, e.g. "KubeRay", or ""')
+    runtime: RuntimeOut | None = Field(default=None, description="TrainJob only")
     qosClass: str | None = Field(  # noqa: N815 - the JSON field name
         description="Guaranteed, Burstable or BestEffort; null if a value that decides it "
         "cannot be read"
@@ -260,6 +328,7 @@ class CheckedObjectOut(Schema):
     versionNotes: list[VersionNoteOut] = Field(  # noqa: N815
         description="what the chosen Kubernetes version does differently to this object"
     )
+    notes: list[NoteOut]
 
 
 class ReadErrorOut(Schema):
@@ -287,7 +356,10 @@ class DraObjectOut(Schema):
 
 
 class CheckResultOut(Schema):
-    objects: list[CheckedObjectOut]
+    objects: list[CheckedObjectOut] = Field(description="one entry per pod template")
+    skipped: list[SkippedOut] = Field(
+        description="every object that holds no pod template, with the reason"
+    )
     errors: list[ReadErrorOut]
     draObjects: list[DraObjectOut] = Field(default_factory=list)  # noqa: N815
     policies: list[PolicyOut]
@@ -310,14 +382,22 @@ class ObjectProblemOut(Schema):
         default=None, description="index of the exported object (Deployment, HPA, Job, ...)"
     )
     kind: str | None = None
+    origin: str | None = Field(
+        default=None,
+        description='who refuses it, for an operator\'s object: "CRD schema" or its operator',
+    )
 
 
 class RenderOut(Schema):
     yaml: str = Field(
         description="the manifests to apply, as the designer's Download YAML: the pod, or "
-        "the Deployment (+ HPA), Job, or headless Service + Indexed Job chosen in `export`"
+        "the Deployment (+ HPA), Job, headless Service + Indexed Job, PyTorchJob, TrainJob, "
+        "JobSet, LeaderWorkerSet, RayCluster or InferenceService chosen in `export.kind`"
     )
-    kind: str = Field(description="Pod, Deployment, Job or IndexedJob")
+    kind: str = Field(
+        description="Pod, Deployment, Job, IndexedJob, PyTorchJob, TrainJob, JobSet, "
+        "LeaderWorkerSet, RayCluster or InferenceService"
+    )
     qosClass: str | None  # noqa: N815
     qosReasons: list[str]  # noqa: N815
     errors: list[ObjectProblemOut]

@@ -8,6 +8,7 @@ import html as html_lib
 import json
 import re
 import time
+from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
@@ -506,3 +507,32 @@ def test_no_workload_found_says_so(client: Client) -> None:
     html = analyze(client, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n")
     assert "No workload was found" in html
     assert stat(html, "workloads") == "0"
+
+
+OPERATOR_EXAMPLES = Path(__file__).resolve().parents[1] / "k8s" / "data" / "operators" / "crs"
+
+
+def test_gpus_requested_counts_every_pod_with_the_per_template_figure_beside(
+    client: Client,
+) -> None:
+    html = analyze(client, (OPERATOR_EXAMPLES / "gpu-operator__plugin-test.yaml").read_text())
+    assert stat(html, "workloads") == "1"
+    assert stat(html, "gpus") == "5"  # 5 replicas x nvidia.com/gpu 1
+    assert "1 per pod template, before counting pods" in html
+    assert "1 × 5 pods = 5" in html
+
+
+def test_a_pytorchjob_shows_each_replica_type_and_what_has_no_template(client: Client) -> None:
+    text = (OPERATOR_EXAMPLES / "trainer__pytorch_job_mnist_nccl.yaml").read_text()
+    text += "\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg}\n"
+    html = analyze(client, text)
+    assert stat(html, "workloads") == "2"
+    assert stat(html, "skipped") == "1"
+    assert "spec.pytorchReplicaSpecs.Worker.template" in html
+    assert "ConfigMap: no pod template" in html
+    assert stat(html, "gpus") == "2"
+
+
+def test_autoscaled_gpu_templates_count_at_least_their_minimum(client: Client) -> None:
+    html = analyze(client, (OPERATOR_EXAMPLES / "kserve__torchserve-v1-gpu.yaml").read_text())
+    assert stat(html, "gpus").startswith("at least")

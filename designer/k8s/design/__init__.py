@@ -17,6 +17,10 @@ from designer.k8s.design.convert import (
     design_from_pod,
     design_to_pod,
 )
+from designer.k8s.design.crd_schema import (
+    SchemaProblem,
+    validate_custom_resource,
+)
 from designer.k8s.design.dra import (
     CLAIM_NAME,
     COMMON_SELECTORS,
@@ -76,6 +80,11 @@ from designer.k8s.design.model import (
     apply_size,
     preset_design,
 )
+from designer.k8s.design.operators import (
+    OPERATOR_KINDS,
+    OperatorExport,
+    export_operator_object,
+)
 from designer.k8s.design.planning import (
     DRA_MODE,
     DraAlternative,
@@ -93,6 +102,12 @@ from designer.k8s.design.report import (
     PodReport,
     failed_report,
     pod_report,
+)
+from designer.k8s.design.roundtrip import (
+    Patched,
+    RoundTripError,
+    patch_object,
+    template_pod,
 )
 from designer.k8s.design.workload_types import (
     SIZE_KEYS,
@@ -142,10 +157,15 @@ __all__ = [
     "MSG_ROLLOUT_DEFAULT",
     "MSG_ROLLOUT_GPU",
     "NodeChoice",
+    "OPERATOR_KINDS",
+    "OperatorExport",
+    "Patched",
     "PodFacts",
     "PodReport",
     "Rendered",
+    "RoundTripError",
     "SIZE_KEYS",
+    "SchemaProblem",
     "Size",
     "TRAITS",
     "UnknownExportKind",
@@ -166,10 +186,12 @@ __all__ = [
     "explain_export",
     "export_kind",
     "export_objects",
+    "export_operator_object",
     "failed_report",
     "headroom_proposal",
     "job_totals",
     "memory_headroom",
+    "patch_object",
     "pod_manifest",
     "pod_report",
     "pod_yaml",
@@ -181,8 +203,10 @@ __all__ = [
     "render_design",
     "rollout_values",
     "settings_field",
+    "template_pod",
     "unregister_export_kind",
     "unregister_workload_type",
+    "validate_custom_resource",
     "warn_objects",
     "workload_of_kind",
     "workload_type",

@@ -135,6 +135,11 @@ class ExportSettings(BaseModel):
     # Indexed Job
     workers: int = 2
     master_port: int = 29500
+    # TrainJob: the ClusterTrainingRuntime it runs on
+    runtime: str = "torch-distributed"
+    # InferenceService: the predictor's model
+    model_format: str = "huggingface"
+    storage_uri: str = ""
 
 
 # Where a validation error on an exported object comes from in the settings: (object

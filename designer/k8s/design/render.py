@@ -28,10 +28,12 @@ from designer.k8s.design.export import (
 )
 from designer.k8s.design.hints import FieldHint, design_hints
 from designer.k8s.design.model import Design
+from designer.k8s.design.operators import OPERATOR_KINDS, operator_problems
 from designer.k8s.design.planning import Plan, plan
 from designer.k8s.design.report import PodReport, pod_report
 from designer.k8s.gpu import sharing_modes
 from designer.k8s.manifest import dump_yaml_all
+from designer.k8s.operators import Finding
 
 
 @dataclass(frozen=True)
@@ -40,7 +42,7 @@ class ObjectProblem:
 
     index: int  # position in ``objects``
     kind: str
-    problem: FieldError | FieldWarning
+    problem: FieldError | FieldWarning | Finding
 
     def as_dict(self) -> dict[str, Any]:
         return {"object": self.index, "kind": self.kind, **self.problem.as_dict()}
@@ -155,6 +157,11 @@ def render_design(
     checked = objects if wrapped else claim_objects
     object_errors = _own(objects, validate_objects(checked))
     object_warnings = _own(objects, warn_objects(objects)) if wrapped else []
+    if kind in OPERATOR_KINDS:
+        # An ML operator's object: its CRD schema and its operator's own rules check it.
+        errors, warnings = operator_problems(objects)
+        object_errors += [ObjectProblem(i, kind, p) for i, p in errors]
+        object_warnings += [ObjectProblem(i, kind, p) for i, p in warnings]
     explanation = explain_export(design.export, design.workload, facts)
     if dra is not None:
         pods = export_kind(kind).copies(design.export)

@@ -96,14 +96,32 @@ from designer.k8s.manifest._common import (
 from designer.k8s.manifest.finder import (
     Skipped,
     Workload,
+    add_runtimes,
     find_workloads,
     load,
+    runtime_index,
+)
+from designer.k8s.manifest.kinds import (
+    KINDS,
+    KSERVE_CONTAINER,
+    RAY_AUTOSCALER_CONTAINER,
+    RAY_AUTOSCALER_RESOURCES,
+    KindRecord,
+    Replicas,
+    kind_record,
+    kserve_multinode_workers,
 )
 from designer.k8s.manifest.reader import (
     Document,
     ManifestError,
     ReadError,
     read_documents,
+)
+from designer.k8s.manifest.trainer import (
+    TRAINJOB_RECORD,
+    RuntimeIndex,
+    builtin_runtimes,
+    strategic_merge,
 )
 from designer.k8s.manifest.writer import (
     QuotedStr,
@@ -114,6 +132,20 @@ from designer.k8s.manifest.writer import (
 
 __all__ = [
     "Document",
+    "KINDS",
+    "KSERVE_CONTAINER",
+    "KindRecord",
+    "RAY_AUTOSCALER_CONTAINER",
+    "RAY_AUTOSCALER_RESOURCES",
+    "Replicas",
+    "RuntimeIndex",
+    "TRAINJOB_RECORD",
+    "add_runtimes",
+    "builtin_runtimes",
+    "kind_record",
+    "kserve_multinode_workers",
+    "runtime_index",
+    "strategic_merge",
     "MAX_DEPTH",
     "MAX_DOCUMENTS",
     "MAX_INPUT_BYTES",
