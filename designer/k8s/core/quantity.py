@@ -534,6 +534,27 @@ class Quantity:
             raise OverflowError(f"{self} does not fit an int64 at scale {scale}")
         return result
 
+    def go_scaled_value(self, scale: int) -> int:
+        """``ScaledValue(scale)`` exactly as Go v1.32 computes it, int64 overflow included.
+
+        Validation calls ``MilliValue()`` / ``Value()`` on whatever the user wrote
+        (``ValidateResourceQuantityValue``: ``value.MilliValue()%1000``), so an absurd
+        value must give Go's int64, not an error: ``1e999999999`` is an int64Amount whose
+        MilliValue is 0 (positiveScaleInt64 gives up), ``123456789012M`` wraps.  Only the
+        low 64 bits of a long coefficient matter (10**64 is 0 modulo 2**64), so this is
+        cheap for a million digits too.  Newer apimachinery saturates instead; v1.32 (the
+        kubectl the engine is checked against) does not.
+        """
+        if self._digits == "0":
+            return 0
+        if self._i64 is not None:
+            # amount.go AsScaledInt64: Scale is int32, so the differences wrap.
+            v, s = self._i64
+            if s < scale:
+                return _negative_scale_int64(v, _i32(scale - s))
+            return _positive_scale_int64(v, _i32(s - scale))
+        return _dec_scaled_value(self._neg, self._digits, self._exp, self._dscale, scale)
+
     # ---------------------------------------------------------------- arithmetic
 
     def _go_dscale(self) -> int:
@@ -622,6 +643,102 @@ class Quantity:
         if not isinstance(other, Quantity):
             return NotImplemented
         return self._cmp(other) >= 0
+
+
+# --- ScaledValue as Go computes it (math.go, amount.go, scale_int.go of v1.32) ----------------
+
+_U64: Final = 1 << 64
+
+
+def _wrap64(n: int) -> int:
+    """An int64 operation that overflowed: the low 64 bits, two's complement."""
+    n &= _U64 - 1
+    return n - _U64 if n > _MAX_INT64 else n
+
+
+def _low64(digits: str) -> int:
+    """int(digits) modulo 2**64 from the last 64 digits: 10**64 is a multiple of 2**64."""
+    return int(digits[-64:]) % _U64 if digits else 0
+
+
+def _go_div(a: int, b: int) -> int:
+    """Go's integer division, which truncates toward zero."""
+    q = abs(a) // abs(b)
+    return -q if (a < 0) != (b < 0) else q
+
+
+def _int64_multiply_scale(a: int, b: int) -> tuple[int, bool]:
+    """int64MultiplyScale (and the ...Scale10/100/1000 variants): wrapped a*b, ok."""
+    if a in (0, 1):
+        return a * b, True
+    if a == _MIN_INT64:
+        return 0, False
+    c = _wrap64(a * b)
+    return c, _go_div(c, b) == a
+
+
+def _positive_scale_int64(base: int, scale: int) -> int:
+    """positiveScaleInt64's value: the wrapped product for 1, 2, 3, 6 and 9; for any
+    other scale a loop of *10 that returns 0 at the first overflow (and no loop at all
+    for a negative, int32-wrapped scale)."""
+    if scale == 0:
+        return base
+    if scale in (1, 2, 3, 6, 9):
+        return _int64_multiply_scale(base, 10**scale)[0]
+    if scale < 0:
+        return base
+    value = base
+    for _ in range(min(scale, 20)):  # a non-zero int64 overflows within 19 steps
+        value, ok = _int64_multiply_scale(value, 10)
+        if not ok:
+            return 0
+    return value if scale <= 20 else 0
+
+
+def _negative_scale_int64(base: int, scale: int) -> int:
+    """negativeScaleInt64's value: divide by 10**scale, rounding away from zero."""
+    if scale <= 0:
+        return base
+    value, fraction = base, False
+    for _ in range(min(scale, 20)):
+        fraction = fraction or value % 10 != 0
+        value = _go_div(value, 10)
+        if value == 0:
+            return (1 if base > 0 else -1) if fraction else 0
+    if fraction:
+        value += 1 if base > 0 else -1
+    return value
+
+
+def _dec_scaled_value(neg: bool, digits: str, exp: int, dscale: int, scale: int) -> int:
+    """scale_int.go scaledValue(unscaled, dscale, -scale) for an inf.Dec quantity whose
+    |unscaled| is digits * 10**(exp + dscale), without building that integer."""
+    zeros = exp + dscale  # >= 0: the unscaled value is an integer
+    low = _low64(digits) * pow(10, zeros, _U64) % _U64
+    signed_low = _wrap64(-low if neg else low)  # big.Int.Int64(): low word, sign applied
+    dif = dscale + scale
+    if dif == 0:
+        return signed_low
+    if dif < 0:
+        # int64(math.Pow10(n)): exact to 18; beyond, float64->int64 is amd64's 0x8000...
+        factor = 10**-dif if -dif <= 18 else _MIN_INT64
+        return _wrap64(signed_low * factor)
+    width = len(digits) + zeros
+    below_max = neg or width < 19 or (width == 19 and int(digits + "0" * zeros) < _MAX_INT64)
+    if below_max and dif < 19:  # the int64 fast path: truncating / and %, then +1
+        divide = 10**dif
+        result = _go_div(signed_low, divide)
+        inexact = signed_low - result * divide != 0
+        return _wrap64(result + inexact)
+    # big.Int DivMod floors; the quotient's low 64 bits, then +1 in int64 when inexact.
+    t = zeros - dif  # quotient magnitude = digits * 10**t, truncated
+    if t >= 0:
+        q_low, inexact = _low64(digits) * pow(10, t, _U64) % _U64, False
+    else:
+        q_low, inexact = _low64(digits[: len(digits) + t]), True
+    if neg:
+        q_low += inexact  # floor of a negative inexact quotient is one further from 0
+    return _wrap64(_wrap64(-q_low if neg else q_low) + inexact)
 
 
 def _int64_amount_add(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int] | None:

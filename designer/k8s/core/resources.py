@@ -25,7 +25,6 @@ given: pass the defaulted pod (apiserver.pod_with_defaults) to get what Kubernet
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping
 from typing import Literal
 
@@ -339,26 +338,10 @@ def format_resources(resources: Mapping[str, Quantity]) -> dict[str, str]:
 # --- Go's int64 views of a quantity ------------------------------------------------------------
 
 
-def _wrap_int64(n: int) -> int:
-    """big.Int.Int64() of a value that does not fit: the low 64 bits, sign applied."""
-    low = abs(n) & ((1 << 64) - 1)
-    v = low - (1 << 64) if low >= (1 << 63) else low
-    v = -v if n < 0 else v
-    return v - (1 << 64) if v >= (1 << 63) else v
-
-
 def go_scaled_value(q: Quantity, milli: bool = False) -> int:
-    """Value() / MilliValue(), including Go's silent int64 overflow for absurd sizes.
-
-    Where Go overflows (``memory: 1e22``), the quantity module raises; the API server
-    just computes with the wrapped number, so we do the same and never fail.
-    """
-    try:
-        return q.milli_value() if milli else q.value()
-    except OverflowError:
-        exact = q.as_fraction() * (1000 if milli else 1)
-        n = math.trunc(exact)
-        return _wrap_int64(n + (1 if exact != n else 0))
+    """Value() / MilliValue() as the API server computes them, Go's int64 overflow
+    included (``memory: 1e22``, ``nvidia.com/gpu: 1e999999999``): never fails."""
+    return q.go_scaled_value(-3 if milli else 0)
 
 
 def _int64(value: Callable[[], int], negative: bool = False) -> int:
