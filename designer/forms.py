@@ -29,6 +29,7 @@ from designer.k8s.design import (
     NodeChoice,
 )
 from designer.k8s.gpu import mig_models, sharing_modes
+from designer.k8s.manifest import go_json_loads
 from designer.k8s.scheduler import catalog_shapes
 
 MAX_CONTAINERS = 40
@@ -82,7 +83,7 @@ def decode_blob(text: str) -> dict[str, Any] | None:
         raw = inflater.decompress(packed, MAX_BLOB_BYTES)
         if inflater.unconsumed_tail:
             raise ValueError("too large")
-        value = json.loads(raw)
+        value = go_json_loads(raw)  # unpaired surrogates become U+FFFD, as in Go
     except (ValueError, zlib.error) as exc:
         raise ValueError(str(_("This saved manifest data is damaged and cannot be read."))) from exc
     if not isinstance(value, dict):

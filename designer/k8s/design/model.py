@@ -83,8 +83,8 @@ class Design(BaseModel):
         if not isinstance(data, dict) or "containers" in data:
             return data
         workload = data.get("workload", "training")
-        if workload not in WORKLOADS:
-            return data  # the Literal check reports it
+        if not isinstance(workload, str) or workload not in WORKLOADS:
+            return data  # the Literal check reports it (a dict is not even hashable)
         preset = preset_design(
             workload, data.get("size") if isinstance(data.get("size"), str) else None
         )

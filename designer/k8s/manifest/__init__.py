@@ -102,6 +102,7 @@ from designer.k8s.manifest.reader import (
     Document,
     ManifestError,
     ReadError,
+    go_json_loads,
     is_hostile,
     read_documents,
 )
@@ -126,6 +127,7 @@ __all__ = [
     "dump_yaml",
     "dump_yaml_all",
     "find_workloads",
+    "go_json_loads",
     "is_hostile",
     "load",
     "read_documents",

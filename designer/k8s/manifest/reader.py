@@ -167,7 +167,10 @@ def _json_stream(text: str) -> tuple[list[tuple[int, Any]], tuple[int, str] | No
     (yaml.NewYAMLOrJSONDecoder guesses JSON from the first byte): not YAML, so a flow
     mapping such as ``{kind: Pod}`` or a ``NaN`` is an error, as kubectl says. Returns the
     values read and, if the stream breaks, the line and message of the break."""
-    decoder = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_json_float)
+    decoder = json.JSONDecoder(
+        parse_constant=_reject_constant, parse_float=_json_float, parse_int=_json_int
+    )
+    surrogates = _SURROGATE_ESCAPE.search(text) is not None
     documents = []
     pos = _JSON_SPACE.match(text).end()  # type: ignore[union-attr]
     line, counted = 1, 0
@@ -180,7 +183,7 @@ def _json_stream(text: str) -> tuple[list[tuple[int, Any]], tuple[int, str] | No
             return documents, (exc.lineno, f"invalid JSON: {exc.msg} (column {exc.colno})")
         except (ValueError, RecursionError) as exc:
             return documents, (line, f"invalid JSON: {exc}")
-        documents.append((line, value))
+        documents.append((line, _replace_surrogates(value) if surrogates else value))
         pos = _JSON_SPACE.match(text, end).end()  # type: ignore[union-attr]
     return documents, None
 
@@ -194,6 +197,60 @@ _JSON_SPACE = re.compile(r"[ \t\n\r]*")
 
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
+
+
+# Python refuses to convert longer digit strings (sys.int_max_str_digits): quadratic time.
+MAX_INTEGER_DIGITS = 4300
+
+
+def _json_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_INTEGER_DIGITS:
+        raise ValueError(
+            f"a number of {digits:,} digits is longer than the {MAX_INTEGER_DIGITS:,} "
+            "digits the designer reads"
+        )
+    return int(text)
+
+
+# orjson reads integers past 64 bits as floats (1e30 loses its digits); kubectl keeps them.
+_LONG_INTEGER = re.compile(rb"[0-9]{20}")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _replace_surrogates(value: Any) -> Any:
+    """encoding/json's unquote: an escape of an unpaired surrogate decodes to U+FFFD."""
+    if isinstance(value, str):
+        return _LONE_SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_replace_surrogates(v) for v in value]
+    if isinstance(value, dict):
+        return {_replace_surrogates(k): _replace_surrogates(v) for k, v in value.items()}
+    return value
+
+
+_GO_JSON = json.JSONDecoder(parse_constant=_reject_constant, parse_int=_json_int)
+
+
+def go_json_loads(text: str | bytes) -> Any:
+    """One JSON value as Go's encoding/json decodes it into ``interface{}``: unpaired
+    surrogate escapes become U+FFFD, NaN and Infinity are errors, and integers keep every
+    digit (up to MAX_INTEGER_DIGITS). Raises ValueError with a message for people."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ValueError(
+                f"not valid UTF-8: byte 0x{text[exc.start]:02x} at byte offset {exc.start}"
+            ) from None
+    if not _json_depth_ok(text.encode("utf-8", "surrogatepass")):
+        raise ValueError(f"nesting is deeper than {MAX_DEPTH} levels")
+    try:
+        value = _GO_JSON.decode(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+    return _replace_surrogates(value) if _SURROGATE_ESCAPE.search(text) else value
 
 
 def _json_float(text: str) -> float:
@@ -261,7 +318,9 @@ def read_documents(text: str | bytes, *, max_bytes: int = MAX_INPUT_BYTES) -> li
     start = _LEADING_SPACE.match(data).end()  # type: ignore[union-attr]
     is_json = data[start : start + 1] in (b"{", b"[") and _json_depth_ok(data)
     found: list[tuple[int, Any]] | None = None
-    if is_json:  # orjson also checks UTF-8; any failure takes the long way below
+    if is_json and not _LONG_INTEGER.search(data):
+        # orjson also checks UTF-8 (and refuses unpaired surrogates); any failure takes
+        # the long way below.
         with contextlib.suppress(orjson.JSONDecodeError):
             found = [(data.count(b"\n", 0, start) + 1, orjson.loads(data))]
     text = _as_text(data, given_text) if found is None else ""
