@@ -21,18 +21,22 @@ from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 from ninja import NinjaAPI, Schema
 from ninja.errors import HttpError
+from ninja.parser import Parser
 from pydantic import Field
 
 from designer.k8s.apiserver import pod_from_parts
-from designer.k8s.check import check_text, check_texts
+from designer.k8s.check import check_texts
 from designer.k8s.core import Pod
 from designer.k8s.design import Design, DesignError, render_design
 from designer.k8s.manifest import (
     MAX_INPUT_BYTES,
     Document,
     ManifestError,
+    Workload,
     find_workloads,
+    go_json_loads,
     is_hostile,
+    iter_documents,
     read_documents,
 )
 from designer.k8s.scheduler import (
@@ -43,6 +47,7 @@ from designer.k8s.scheduler import (
     node_from_catalog,
     node_from_manifest,
 )
+from designer.limits import workload_budget
 
 REQUEST_FILE = "request"
 MAX_RENDER_BYTES = 2 * 1024 * 1024
@@ -205,7 +210,16 @@ class FitOut(Schema):
     pendingReasons: list[str]  # noqa: N815
 
 
+class GoJsonParser(Parser):
+    """Request bodies read as the Kubernetes API server's encoding/json reads them: an
+    unpaired surrogate escape is U+FFFD, integers keep their digits (up to 4,300)."""
+
+    def parse_body(self, request: HttpRequest) -> dict[str, Any]:
+        return go_json_loads(request.body)
+
+
 api = NinjaAPI(
+    parser=GoJsonParser(),
     title="Pod Resource Designer API",
     version="1",
     description=(
@@ -253,7 +267,7 @@ def _is_object(document: Document) -> bool:
     return isinstance(data, dict) and isinstance(data.get("kind"), str) and bool(data["kind"])
 
 
-def refusal(body: bytes, result: dict[str, Any]) -> str | None:
+def refusal(body: bytes, result: dict[str, Any], budget: int | None = None) -> str | None:
     """Why ``/analyze`` answers 400 for a checked body, or None for 200 (see the docs)."""
     if not body.strip():
         return "The body is empty: send the manifest text (YAML or JSON) as the body."
@@ -263,7 +277,8 @@ def refusal(body: bytes, result: dict[str, Any]) -> str | None:
     for error in result["errors"]:
         if is_hostile(error["message"]):
             return f"Refused: document {error['document']} is hostile ({error['message']})."
-    if not result["objects"] and not any(_is_object(d) for d in read_documents(body)):
+    documents = read_documents(body, max_documents=budget + 1) if budget else read_documents(body)
+    if not result["objects"] and not any(_is_object(d) for d in documents):
         if result["errors"]:
             first = result["errors"][0]["message"]
             return (
@@ -302,8 +317,9 @@ def analyze(request: HttpRequest) -> HttpResponse:
     body = _read_body(request, MAX_INPUT_BYTES)
     if isinstance(body, HttpResponse):
         return body
-    result = check_texts([(REQUEST_FILE, body)])
-    reason = refusal(body, result)
+    budget = workload_budget(len(body))
+    result = check_texts([(REQUEST_FILE, body)], max_workloads=budget)
+    reason = refusal(body, result, budget)
     if reason is not None:
         return _error(400, reason)
     # The engine's dict as is (not re-validated through the schema), so the answer is
@@ -340,13 +356,24 @@ def render_endpoint(request: HttpRequest, design: Design) -> Any:
         }
 
 
+def _first_workload(text: str) -> Workload:
+    """The first workload of a YAML or JSON text: the documents after it are not read."""
+    errors = []
+    try:
+        for document in iter_documents(text, max_bytes=MAX_RENDER_BYTES):
+            workloads, read_errors = find_workloads([document])
+            if workloads:
+                return workloads[0]
+            errors += read_errors
+    except ManifestError as exc:
+        raise ValueError(f"The pod text cannot be read: {exc}.") from exc
+    raise ValueError(errors[0].message if errors else "No pod found in the text.")
+
+
 def _fit_pod(value: dict[str, Any] | str) -> Pod:
     """The pod to fit: an object or YAML text; a workload's pod template is used as is."""
     if isinstance(value, str):
-        objects, errors = check_text(REQUEST_FILE, value)
-        if not objects:
-            raise ValueError(errors[0]["message"] if errors else "No pod found in the text.")
-        workloads = [o.workload for o in objects]
+        workloads = [_first_workload(value)]
     else:
         workloads, errors = find_workloads([Document(0, 1, value, None)])
         if not workloads:
@@ -399,6 +426,9 @@ def fit_endpoint(request: HttpRequest, body: FitIn) -> Any:
 
 @api.exception_handler(HttpError)
 def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    # django-ninja words every unreadable body "Cannot parse request body"; say why.
+    if exc.status_code == 400 and isinstance(exc.__cause__, ValueError):
+        return _error(400, f"The body is not JSON: {exc.__cause__}.")
     return _error(exc.status_code, str(exc))
 
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
+from django.db import DatabaseError
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -42,6 +44,8 @@ from designer.k8s.design import (
 )
 from designer.k8s.gpu import gpu_count_problem
 from designer.models import SharedDesign
+
+log = logging.getLogger("designer.views")
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -384,7 +388,7 @@ def _all_slot_ids(pod_form: PodForm, container_forms: list, results: Results) ->
     return [{"id": slot, "messages": messages} for slot, messages in slots.items()]
 
 
-@require_GET
+@require_http_methods(["GET", "HEAD"])
 @vary_on_headers("HX-Request", "HX-Target")
 def index(request: HtmxHttpRequest) -> HttpResponse:
     """The designer. The query string holds the whole design, so every URL is shareable."""
@@ -444,14 +448,38 @@ def export_yaml(request: HttpRequest) -> HttpResponse:
 @require_POST
 def share(request: HtmxHttpRequest) -> HttpResponse:
     """Store the design under a short permanent id; the same design gives the same id."""
-    pod_form, formset, design = _bind(request.POST)
+    # htmx posts the form; without JavaScript the design travels in the form's action URL.
+    data = request.POST if "c-TOTAL_FORMS" in request.POST else request.GET
+    pod_form, formset, design = _bind(data)
     if design is None:
-        return HttpResponse(_("The design has form errors; fix them to share it."), status=400)
-    shared = SharedDesign.save_design(design)
+        return _share_failed(request, _("The design has form errors; fix them to share it."), 400)
+    try:
+        shared = SharedDesign.save_design(design)
+    except DatabaseError:
+        log.exception("a share link could not be stored")
+        message = _(
+            "The share link could not be saved: the database refused the write (it may be "
+            "full or read-only). Your design is not lost: it is in this page’s address, "
+            "which you can copy and share instead."
+        )
+        return _share_failed(request, message, 503, urlencode(design_query(design)))
     url = request.build_absolute_uri(f"/s/{shared.id}")
     if request.htmx:
         return render(request, "designer/index.html#share-link", {"share_url": url})
     return redirect(f"/s/{shared.id}")
+
+
+def _share_failed(
+    request: HtmxHttpRequest, message: str, status: int, query: str = ""
+) -> HttpResponse:
+    """The reason beside the Share button (htmx: static/app.js swaps answers marked
+    X-Swap-Error, as htmx swaps no 4xx/5xx by itself), or a page linking back."""
+    context = {"share_error": message, "query": query or request.GET.urlencode()}
+    if request.htmx:
+        response = render(request, "designer/index.html#share-link", context, status=status)
+        response["X-Swap-Error"] = "true"
+        return response
+    return render(request, "share-failed.html", context, status=status)
 
 
 @require_http_methods(["GET", "HEAD"])

@@ -227,29 +227,42 @@ def _undecodable_report(workload: Workload, errors: list[FieldError]) -> PodRepo
 
 
 def check_text(
-    file: str, text: str | bytes, *, max_bytes: int = MAX_INPUT_BYTES
+    file: str,
+    text: str | bytes,
+    *,
+    max_bytes: int = MAX_INPUT_BYTES,
+    max_workloads: int | None = None,
 ) -> tuple[list[CheckedObject], list[dict[str, Any]]]:
-    """Objects found in one file and what could not be read, with file and document."""
+    """Objects found in one file and what could not be read, with file and document.
+
+    ``max_workloads`` bounds the work a caller accepts (the web's budget): more documents
+    than that are refused before parsing, more workloads before any is checked."""
     # A parsed manifest is a large tree of acyclic, long-lived objects: the cyclic garbage
     # collector would walk it again and again while parsing and reporting allocate (a third
     # of the time on a 10,000-pod List) and find nothing to free, so it pauses meanwhile.
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _check_text(file, text, max_bytes)
+        return _check_text(file, text, max_bytes, max_workloads)
     finally:
         if enabled:
             gc.enable()
 
 
 def _check_text(
-    file: str, text: str | bytes, max_bytes: int
+    file: str, text: str | bytes, max_bytes: int, max_workloads: int | None = None
 ) -> tuple[list[CheckedObject], list[dict[str, Any]]]:
     try:
-        documents = read_documents(text, max_bytes=max_bytes)
+        if max_workloads is None:
+            documents = read_documents(text, max_bytes=max_bytes)
+        else:
+            documents = read_documents(text, max_bytes=max_bytes, max_documents=max_workloads + 1)
     except ManifestError as exc:
         return [], [{"file": file, "document": None, "message": str(exc)}]
     workloads, read_errors = find_workloads(documents)
+    if max_workloads is not None and len(workloads) > max_workloads:
+        message = f"input has {len(workloads):,} workloads; the limit is {max_workloads:,}"
+        return [], [{"file": file, "document": None, "message": message}]
     memo: dict[bytes, PodReport] = {}
     objects = [check_workload(file, w, memo) for w in workloads]
     errors = [{"file": file, "document": e.document, "message": e.message} for e in read_errors]
@@ -257,13 +270,16 @@ def _check_text(
 
 
 def check_texts(
-    inputs: list[tuple[str, str | bytes]], *, max_bytes: int = MAX_INPUT_BYTES
+    inputs: list[tuple[str, str | bytes]],
+    *,
+    max_bytes: int = MAX_INPUT_BYTES,
+    max_workloads: int | None = None,
 ) -> dict[str, Any]:
     """The ``--format json`` document for several files."""
     objects: list[CheckedObject] = []
     errors: list[dict[str, Any]] = []
     for file, text in inputs:
-        found, failed = check_text(file, text, max_bytes=max_bytes)
+        found, failed = check_text(file, text, max_bytes=max_bytes, max_workloads=max_workloads)
         objects += found
         errors += failed
     return {"objects": [o.as_dict() for o in objects], "errors": errors}

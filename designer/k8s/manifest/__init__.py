@@ -104,6 +104,7 @@ from designer.k8s.manifest.reader import (
     ReadError,
     go_json_loads,
     is_hostile,
+    iter_documents,
     read_documents,
 )
 from designer.k8s.manifest.writer import (
@@ -129,6 +130,7 @@ __all__ = [
     "find_workloads",
     "go_json_loads",
     "is_hostile",
+    "iter_documents",
     "load",
     "read_documents",
 ]

@@ -6,6 +6,7 @@ import contextlib
 import json
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -271,21 +272,23 @@ def _separators(buf: Any) -> list[int]:
     return found
 
 
-def _chunks(text: str, data: bytes, separators: int) -> list[tuple[int, str, bytes, str | None]]:
+def _chunks(
+    text: str, data: bytes, separators: int
+) -> Iterator[tuple[int, str, bytes, str | None]]:
     """Split like kubectl's YAMLReader: at every line starting with "---".
 
-    Returns (first line, str chunk, bytes chunk, separator error) per chunk.
+    Yields (first line, str chunk, bytes chunk, separator error) per chunk.
     """
     if separators == 0:
-        return [(1, text, data, None)]
+        yield (1, text, data, None)
+        return
     seps_b = _separators(data)
     seps_s = seps_b if text.isascii() else _separators(text)
-    out = []
     prev_b = prev_s = 0
     line = 1
     error = None
     for sb, ss in zip([*seps_b, len(data)], [*seps_s, len(text)], strict=True):
-        out.append((line, text[prev_s:ss], data[prev_b:sb], error))
+        yield (line, text[prev_s:ss], data[prev_b:sb], error)
         if sb == len(data):
             break
         line += data.count(b"\n", prev_b, sb)
@@ -303,10 +306,11 @@ def _chunks(text: str, data: bytes, separators: int) -> list[tuple[int, str, byt
             )
         line += 1
         prev_b, prev_s = end_b, end_s
-    return out
 
 
-def read_documents(text: str | bytes, *, max_bytes: int = MAX_INPUT_BYTES) -> list[Document]:
+def read_documents(
+    text: str | bytes, *, max_bytes: int = MAX_INPUT_BYTES, max_documents: int = MAX_DOCUMENTS
+) -> list[Document]:
     """Read every document of a YAML or JSON stream the way kubectl does.
 
     Empty documents (only comments or whitespace) and ``null`` documents are
@@ -314,6 +318,15 @@ def read_documents(text: str | bytes, *, max_bytes: int = MAX_INPUT_BYTES) -> li
     not stop the others.  Raises ManifestError when the whole input is
     unreadable.
     """
+    return list(iter_documents(text, max_bytes=max_bytes, max_documents=max_documents))
+
+
+def iter_documents(
+    text: str | bytes, *, max_bytes: int = MAX_INPUT_BYTES, max_documents: int = MAX_DOCUMENTS
+) -> Iterator[Document]:
+    """read_documents, one document at a time: a caller that needs only the first pod
+    stops there, and the YAML documents after it are never parsed. The checks on the whole
+    input (size, UTF-8, NUL bytes, the number of documents) come before the first one."""
     data, given_text = _as_bytes(text, max_bytes)
     start = _LEADING_SPACE.match(data).end()  # type: ignore[union-attr]
     is_json = data[start : start + 1] in (b"{", b"[") and _json_depth_ok(data)
@@ -335,38 +348,33 @@ def read_documents(text: str | bytes, *, max_bytes: int = MAX_INPUT_BYTES) -> li
         if broken is not None:
             line, message = broken
             documents.append(Document(len(documents), line, None, f"line {line}: {message}"))
-        return documents
+        yield from documents
+        return
 
     separators = 0
     if b"\n---" in data or data.startswith(b"---"):
         separators = data.count(b"\n---") + data.startswith(b"---")
-    if separators >= MAX_DOCUMENTS:
+    if separators >= max_documents:
         raise ManifestError(
             f"input has {separators:,} document separators (---); "
-            f"the limit is {MAX_DOCUMENTS - 1:,}"
+            f"the limit is {max_documents - 1:,}"
         )
-    chunks = _chunks(text, data, separators)
     # One scan of the whole input usually proves every document safe for the
-    # fast parser; otherwise each document is scanned on its own.
-    if not _needs_correct_path(data):
-        slow_docs: set[int] = set()
-    elif len(chunks) == 1:
-        slow_docs = {0}
-    else:
-        slow_docs = {n for n, chunk in enumerate(chunks) if _needs_correct_path(chunk[2])}
-
-    documents: list[Document] = []
-    for n, (line0, chunk_text, chunk_data, sep_error) in enumerate(chunks):
+    # fast parser; otherwise each document is scanned on its own, when it is read.
+    any_slow = _needs_correct_path(data)
+    count = 0
+    for line0, chunk_text, chunk_data, sep_error in _chunks(text, data, separators):
         content = _CONTENT_B.search(chunk_data)
         if content is None and sep_error is None:
             continue  # only comments and blank lines: kubectl skips it
         start_line = line0 + (chunk_data.count(b"\n", 0, content.start()) if content else 0)
         if sep_error is not None:
-            documents.append(Document(len(documents), start_line, None, sep_error))
+            yield Document(count, start_line, None, sep_error)
+            count += 1
             continue
         value: Any = None
         error: str | None = None
-        if n in slow_docs:
+        if any_slow and (separators == 0 or _needs_correct_path(chunk_data)):
             value, error = _parse_slow(chunk_text, chunk_data, line0)
         else:
             try:
@@ -375,5 +383,5 @@ def read_documents(text: str | bytes, *, max_bytes: int = MAX_INPUT_BYTES) -> li
                 value, error = _parse_slow(chunk_text, chunk_data, line0)
         if value is None and error is None:
             continue  # a null document: kubectl skips it
-        documents.append(Document(len(documents), start_line, value, error))
-    return documents
+        yield Document(count, start_line, value, error)
+        count += 1
