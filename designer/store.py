@@ -37,6 +37,9 @@ DEFAULT_MAX_TOTAL_BYTES = 256 * 1024 * 1024
 DEFAULT_MAX_ENTRIES = 500
 
 
+_LONG_INTEGER = re.compile(rb"[0-9]{20}")
+
+
 class AnalysisTooLarge(Exception):
     """The compressed analysis is larger than one entry may be."""
 
@@ -113,8 +116,10 @@ class AnalysisStore:
         if row is None:
             return None
         try:
-            return orjson.loads(zlib.decompress(bytes(row)))
-        except (zlib.error, orjson.JSONDecodeError):
+            raw = zlib.decompress(bytes(row))
+            # orjson reads integers past 64 bits as floats; a manifest's must keep its digits.
+            return json.loads(raw) if _LONG_INTEGER.search(raw) else orjson.loads(raw)
+        except (zlib.error, ValueError):
             log.error("stored analysis %s cannot be read", analysis_id)
             return None
 

@@ -6,6 +6,7 @@ The CLI and ``POST /api/v1/analyze`` both print ``check_texts``'s result, so the
 from __future__ import annotations
 
 import gc
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -162,6 +163,13 @@ def _memo_key(workload: Workload) -> bytes | None:
         return None
 
 
+log = logging.getLogger("designer.check")
+INTERNAL = (
+    "the designer could not check this workload (the failure is logged); the reports on the "
+    "other workloads are complete"
+)
+
+
 def check_workload(
     file: str, workload: Workload, memo: dict[bytes, PodReport] | None = None
 ) -> CheckedObject:
@@ -169,7 +177,13 @@ def check_workload(
     key = _memo_key(workload) if memo is not None else None
     if key is not None and memo is not None and key in memo:
         return CheckedObject(file, workload, memo[key])
-    report = _report(workload)
+    try:
+        report = _report(workload)
+    except (ArithmeticError, LookupError, TypeError, ValueError, RecursionError):
+        # A defect of the designer on one workload must not lose the report on the others
+        # (the CLI prints one document for all of them): it is named at the workload.
+        log.exception("checking %s %s failed", workload.kind, workload.pod_spec_path)
+        report = failed_report([FieldError(workload.pod_spec_path, "InternalError", INTERNAL)])
     if key is not None and memo is not None:
         memo[key] = report
     return CheckedObject(file, workload, report)
