@@ -35,11 +35,12 @@ run: $(STAMP) messages
 	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(BIN)/python manage.py migrate --noinput
 	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
-# Production-style server: gunicorn + whitenoise (set DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS).
+# Production-style server with the container's settings (gunicorn.conf.py): an asyncio
+# worker per core, whitenoise for static files (set DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS).
 serve: $(STAMP) messages
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput >/dev/null
-	$(BIN)/gunicorn designer.wsgi --bind 127.0.0.1:$(PORT) --workers 2 --limit-request-line 8190
+	PORT=$(PORT) $(BIN)/gunicorn -c gunicorn.conf.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

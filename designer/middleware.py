@@ -105,6 +105,7 @@ BODY_LIMITS: dict[str, int | None] = {
     "/api/v1/fit": MAX_RENDER_BYTES,
     "/analyze": None,
 }
+MULTIPART_OVERHEAD = 64 * 1024  # boundaries, the CSRF token, the other fields
 # Everything else is a form (a design to share, a workload to open) or nothing at all.
 DEFAULT_BODY_LIMIT = 4 * 1024 * 1024
 
@@ -112,3 +113,10 @@ DEFAULT_BODY_LIMIT = 4 * 1024 * 1024
 def body_limit(path: str) -> int | None:
     """The largest body a path accepts; None where the view checks it itself."""
     return BODY_LIMITS.get(path, DEFAULT_BODY_LIMIT)
+
+
+def hard_body_limit(path: str) -> int:
+    """The body no path may exceed, enforced in front of Django (designer.asgi): where the
+    view checks its own limit, that limit plus the multipart framing around it."""
+    limit = body_limit(path)
+    return MAX_INPUT_BYTES + MULTIPART_OVERHEAD if limit is None else limit

@@ -74,11 +74,22 @@ TEMPLATES = [
     }
 ]
 
+# The server is ASGI (gunicorn.conf.py): every request runs in a thread of its own, so
+# Django's persistent connections would be one per thread ever made. No persistent
+# connections, then; PostgreSQL connections come from a pool per worker process instead
+# (psycopg_pool, at most DATABASE_POOL_MAX_SIZE: a request holds one while it runs, and
+# designer.asgi runs at most DESIGNER_MAX_CONCURRENT_REQUESTS at a time).
 DATABASES = {
     "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=60
+        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=0
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": int(os.environ.get("DATABASE_POOL_MAX_SIZE", "10")),
+        "timeout": 10,
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LANGUAGE_CODE = "en"
