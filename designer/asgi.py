@@ -8,7 +8,8 @@ file), so two limits are enforced here, in front of Django:
 * at most ``MAX_CONCURRENT_REQUESTS`` requests per worker run Django at a time (each in its
   own thread); the others wait on the event loop, costing nothing, instead of piling up
   threads that fight for the GIL. The body is read before a request takes its slot, so a
-  slow upload holds no slot. Health probes skip the queue.
+  slow upload holds no slot; a large body also waits for the one heavy slot, so memory stays
+  bounded (designer.asgi.HEAVY_BODY_BYTES). Health probes skip the queue.
 """
 
 from __future__ import annotations
@@ -33,6 +34,10 @@ warnings.filterwarnings(
 from designer.middleware import hard_body_limit  # noqa: E402 (needs the settings loaded)
 
 MAX_CONCURRENT_REQUESTS = int(os.environ.get("DESIGNER_MAX_CONCURRENT_REQUESTS", "8"))
+# A large body (a cluster dump to analyze) takes up to ~30x its size in memory while it is
+# read and checked (20 MB: 600 MB); one at a time per worker keeps a pod's memory bounded.
+HEAVY_BODY_BYTES = 1024 * 1024
+MAX_CONCURRENT_HEAVY_REQUESTS = int(os.environ.get("DESIGNER_MAX_CONCURRENT_HEAVY", "1"))
 PROBES = frozenset({"/healthz", "/livez"})
 
 Scope = dict[str, Any]
@@ -62,12 +67,18 @@ class Guard:
     def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]]) -> None:
         self.app = app
         self._slots: asyncio.Semaphore | None = None
+        self._heavy: asyncio.Semaphore | None = None
 
     def slots(self) -> asyncio.Semaphore:
         # Made lazily, inside the worker's running event loop.
         if self._slots is None:
             self._slots = asyncio.Semaphore(MAX_CONCURRENT_REQUESTS)
         return self._slots
+
+    def heavy_slots(self) -> asyncio.Semaphore:
+        if self._heavy is None:
+            self._heavy = asyncio.Semaphore(MAX_CONCURRENT_HEAVY_REQUESTS)
+        return self._heavy
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -108,6 +119,10 @@ class Guard:
 
         if path in PROBES:
             await self.app(scope, replay, send)
+            return
+        if len(body) > HEAVY_BODY_BYTES:
+            async with self.heavy_slots(), self.slots():
+                await self.app(scope, replay, send)
             return
         async with self.slots():
             await self.app(scope, replay, send)
