@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: run serve test test-fast lint format bench chromium messages check-deploy clean
+.PHONY: run serve test test-fast lint format bench load chromium messages check-deploy check-manifests clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -63,6 +63,16 @@ check-deploy: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_check.py
+
+# 50 users for 60 s on the realistic mix against the production server configuration
+# (DATABASE_URL=postgres://... for PostgreSQL; KILL_AT=30 kills a worker mid-run).
+load: $(STAMP)
+	$(BIN)/python bench/load.py --users 50 --duration 60 $(if $(KILL_AT),--kill-worker-at $(KILL_AT))
+
+# deploy/: the official schema, strictly, and the designer's own check (0 errors).
+check-manifests: $(STAMP)
+	$(BIN)/kubernetes-validate --strict --quiet $(addprefix deploy/,$(shell $(BIN)/python -c "import yaml; print(' '.join(yaml.safe_load(open('deploy/kustomization.yaml'))['resources']))"))
+	$(BIN)/python manage.py podspec check deploy/*.yaml
 
 clean:
 	rm -rf $(VENV) staticfiles

@@ -91,6 +91,7 @@ class Session:
         self.token = ""
         self.analysis = ""
         self.design = design_query(preset_design(rng.choice(PRESETS)))
+        self.retries = 0
 
     def request(
         self, method: str, path: str, body: str | None = None, headers: dict | None = None
@@ -112,11 +113,12 @@ class Session:
                 return answer
             except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
                 # A kept-alive connection the server closed meanwhile (keep-alive timeout,
-                # a restarted worker): a browser retries an idempotent request once.
+                # a killed worker): a browser retries an idempotent request once.
                 self.connection.close()
                 self.connection = None
                 if attempt == 2 or method != "GET":
                     raise
+                self.retries += 1
         raise AssertionError("unreachable")
 
     def page(self) -> int:
@@ -185,6 +187,8 @@ def user(
                 results["errors"].append(f"{kind}: {status}")
         if think:
             time.sleep(rng.expovariate(1 / think))
+    with lock:
+        results["retries"].append(session.retries)
 
 
 def server_processes(master: int) -> list[int]:
@@ -258,6 +262,8 @@ def report(results: dict, seconds: float, peak_rss: float | None, killed: int | 
         print(f"{kind:10} {len(values):7,} {cells}")
     errors = results["errors"]
     print(f"errors: {len(errors)}" + (f" ({', '.join(sorted(set(errors))[:8])})" if errors else ""))
+    retried = sum(results["retries"])
+    print(f"GETs retried once on a connection the server closed (as browsers do): {retried}")
     if peak_rss is not None:
         print(f"server memory (master + workers, RSS): peak {peak_rss:.0f} MB")
     if killed:
@@ -308,7 +314,8 @@ def main() -> None:
             if process is not None:
                 pids = server_processes(process.pid)
                 peak = max(peak, rss_mb(pids))
-                if args.kill_worker_at is not None and killed is None and now >= args.kill_worker_at:
+                due = args.kill_worker_at is not None and now >= args.kill_worker_at
+                if due and killed is None:
                     killed = pids[1] if len(pids) > 1 else None
                     if killed:
                         os.kill(killed, signal.SIGKILL)
