@@ -62,7 +62,10 @@ check-deploy: $(STAMP)
 	  $(BIN)/python manage.py check --deploy --fail-level WARNING
 
 bench: $(STAMP)
+	@command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends wrk >/dev/null; }
+	$(BIN)/python manage.py collectstatic --noinput >/dev/null
 	$(BIN)/python bench/bench_check.py
+	$(BIN)/python bench/bench_live.py
 
 # 50 users for 60 s on the realistic mix against the production server configuration
 # (DATABASE_URL=postgres://... for PostgreSQL; KILL_AT=30 kills a worker mid-run).

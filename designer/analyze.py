@@ -36,13 +36,14 @@ from pydantic import ValidationError
 from designer.forms import decode_blob, design_query, encode_blob
 from designer.i18n import message_data, message_from_data, translate
 from designer.k8s.check import (
-    TEMPLATE_KINDS_WORKLOAD,
     CheckedObject,
+    InputError,
     check_text,
     pod_template_manifest,
 )
-from designer.k8s.core import Pod, Quantity, QuantityError
-from designer.k8s.design import GPU_RESOURCE_CHOICES, design_from_pod
+from designer.k8s.core import Pod
+from designer.k8s.design import design_from_pod, workload_of_kind
+from designer.k8s.gpu import requested_gpus
 from designer.k8s.manifest import MAX_INPUT_BYTES
 from designer.limits import workload_budget
 from designer.models import SharedDesign
@@ -61,22 +62,11 @@ NO_NAMESPACE = "-"  # filter value for "no namespace set" (never a valid namespa
 MAX_DESIGNER_URL = 4000
 
 
-def is_gpu_resource(name: str) -> bool:
-    """The resource names the designer treats as GPUs (as design_from_pod does)."""
-    return name in GPU_RESOURCE_CHOICES or name.endswith("/gpu")
-
-
 # --- turning the engine's answer into rows ------------------------------------------------
 
 
-def _gpus(requests: dict[str, str]) -> str:
-    total = Fraction(0)
-    for name, value in requests.items():
-        if is_gpu_resource(name):
-            try:
-                total += Quantity.parse(value).as_fraction()
-            except (QuantityError, ValueError):
-                continue
+def _gpus(checked: CheckedObject) -> str:
+    total = requested_gpus(checked.report.requests)
     if total.denominator == 1:
         return str(total.numerator) if total else ""
     return str(float(total))
@@ -90,7 +80,7 @@ def _template(checked: CheckedObject) -> dict[str, Any] | None:
 
 
 def analysis_from_check(
-    source: str, objects: list[CheckedObject], errors: list[dict[str, Any]]
+    source: str, objects: list[CheckedObject], errors: list[InputError]
 ) -> dict[str, Any]:
     """What the store keeps: one row per workload and the documents that were not read."""
     rows = []
@@ -107,7 +97,7 @@ def analysis_from_check(
                 "qos": data["qosClass"],
                 "cpu": requests.get("cpu", ""),
                 "memory": requests.get("memory", ""),
-                "gpus": _gpus(requests),
+                "gpus": _gpus(checked),
                 "requests": requests,
                 # The API server's full message ("Invalid value: ...: must be ..."): the
                 # JSON shape's terse "message" can be empty (a Required error).
@@ -116,15 +106,13 @@ def analysis_from_check(
                 "reasons": data["qosReasons"],
                 # The same reasons as (template, params), so each viewer reads them in the
                 # page's language.
-                "reason_messages": [
-                    message_data(r.as_message()) for r in checked.report.qos.reasons
-                ]
+                "reason_messages": [message_data(r.message) for r in checked.report.qos.reasons]
                 if checked.report.qos
                 else [],
                 "template": _template(checked),
             }
         )
-    unreadable = [{"document": e["document"], "message": e["message"]} for e in errors]
+    unreadable = [{"document": e.document, "message": e.message} for e in errors]
     return {"version": 1, "source": source, "rows": rows, "unreadable": unreadable}
 
 
@@ -405,9 +393,9 @@ def _analyze_post(request: HttpRequest) -> HttpResponse:
         )
 
     objects, errors = check_text(source, data, max_workloads=workload_budget(len(data)))
-    whole_input = [e for e in errors if e["document"] is None]
+    whole_input = [e for e in errors if e.document is None]
     if whole_input:
-        message = _("The input cannot be read: %(reason)s.") % {"reason": whole_input[0]["message"]}
+        message = _("The input cannot be read: %(reason)s.") % {"reason": whole_input[0].message}
         return _form_error(request, form if not upload else AnalyzeForm(), message, 400)
 
     analysis = analysis_from_check(source, objects, errors)
@@ -481,7 +469,7 @@ def open_in_designer(request: HttpRequest) -> HttpResponse:
             raise ValueError("empty")
         pod = pod_from_template(template)
         kind = str(template.get("kind") or "Pod")
-        design = design_from_pod(pod, workload=TEMPLATE_KINDS_WORKLOAD.get(kind, "training"))
+        design = design_from_pod(pod, workload=workload_of_kind(kind))
         query = urlencode(design_query(design))
     except (ValueError, TypeError, AttributeError, KeyError):
         context = {

@@ -2,6 +2,7 @@
 
 * ``POST /api/v1/analyze``: manifests in, ``podspec check --format json`` out.
 * ``POST /api/v1/render``: a design in, its Pod YAML, QoS and validation out.
+* ``POST /api/v1/fit``: a pod and a node in, node fit and the kubelet's values out.
 
 The API changes nothing on the server, so it needs no session, cookie or CSRF token
 (django-ninja 1.7 exempts its views from CSRF unless a cookie-based auth is set; none
@@ -14,20 +15,21 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import orjson
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
-from ninja import NinjaAPI, Schema
+from ninja import NinjaAPI, Schema, Status
 from ninja.errors import HttpError
 from ninja.parser import Parser
-from pydantic import Field
+from pydantic import Field, StrictBool, StrictStr
 
-from designer.k8s.apiserver import pod_from_parts
-from designer.k8s.check import check_texts
-from designer.k8s.core import Pod
-from designer.k8s.design import Design, DesignError, render_design
+from designer.k8s.apiserver import pod_from_parts, pod_with_defaults
+from designer.k8s.check import CheckResult, check_files, check_texts
+from designer.k8s.core import Pod, Quantity
+from designer.k8s.design import MAX_CONTAINERS, Design, DesignError, render_design
+from designer.k8s.gpu import GpuSharing, SharingError, gpu_sharing
+from designer.k8s.kubelet import kubelet_config, node_view
 from designer.k8s.manifest import (
     MAX_INPUT_BYTES,
     Document,
@@ -35,23 +37,24 @@ from designer.k8s.manifest import (
     Workload,
     find_workloads,
     go_json_loads,
-    is_hostile,
     iter_documents,
     read_documents,
 )
 from designer.k8s.scheduler import (
     PROVIDERS,
     NodeInfo,
-    fit,
+    dra_inputs,
+    fit_with_claims,
     node_from_capacity,
     node_from_catalog,
     node_from_manifest,
 )
 from designer.limits import workload_budget
+from designer.store import dumps_json
 
 REQUEST_FILE = "request"
 MAX_RENDER_BYTES = 2 * 1024 * 1024
-MAX_RENDER_CONTAINERS = 40  # as many as the designer form accepts
+MAX_RENDER_CONTAINERS = MAX_CONTAINERS  # as many as the designer form accepts
 
 
 ANALYZE_DESCRIPTION = f"""\
@@ -89,6 +92,14 @@ Render a design (the model the designer page, its share links and its address ba
 as the Pod manifest the designer exports, with the QoS class and its reasons and the API
 server's validation errors and warnings for that Pod. Fields of an imported manifest
 that the form does not edit travel in `base` and the containers' `base`, and are kept.
+
+GPUs the Kubernetes 1.34 way: `"gpu": {{"mode": "dra", "device_class": "gpu.nvidia.com"}}`
+(optional: `count` or `"allocation_mode": "All"`, `product`, `min_memory` such as `40Gi`,
+`mig_profile`, typed CEL `selectors`, `first_available` alternatives, `shared_by`
+containers, `"claim_source": "claim"` for one ResourceClaim every pod shares) replaces the
+GPU container's `nvidia.com/gpu` with a Dynamic Resource Allocation claim: the YAML gains a
+resource.k8s.io/v1 ResourceClaimTemplate before the pod, the answer's `claims` lists the
+pod's claims, and each app container's `gpus` is the count of the claim it uses.
 
 **422** when the body is not a valid design (`detail` lists every problem with its
 location), including more than {MAX_RENDER_CONTAINERS} containers or a `base` the Pod
@@ -144,6 +155,14 @@ class CheckedObjectOut(Schema):
     errors: list[FieldErrorOut]
     warnings: list[FieldWarningOut]
     qosReasons: list[str]  # noqa: N815
+    claims: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="one entry per spec.resourceClaims[i] (Dynamic Resource Allocation): name, "
+        "source (template|claim), object, found (in the input), deviceClass, count (devices "
+        "of the preferred alternative; null for allocationMode All or a missing object), "
+        "containers, requests, notes; source extendedResource for an extended resource a "
+        "DeviceClass of the input maps to DRA (extendedResourceName)",
+    )
 
 
 class ReadErrorOut(Schema):
@@ -152,9 +171,28 @@ class ReadErrorOut(Schema):
     message: str = Field(description="what is wrong, naming the line")
 
 
+class DraObjectOut(Schema):
+    file: str
+    document: int
+    path: str
+    kind: str = Field(
+        description="ResourceClaim, ResourceClaimTemplate, DeviceClass, ResourceSlice"
+    )
+    apiVersion: str  # noqa: N815
+    name: str | None
+    namespace: str | None
+    errors: list[FieldErrorOut]
+    warnings: list[FieldWarningOut]
+    usedBy: list[dict[str, Any]] = Field(  # noqa: N815
+        description="the workloads (kind, name, namespace, claim) or, for a DeviceClass, the "
+        "claims and templates that use the object"
+    )
+
+
 class CheckResultOut(Schema):
     objects: list[CheckedObjectOut]
     errors: list[ReadErrorOut]
+    draObjects: list[DraObjectOut] = Field(default_factory=list)  # noqa: N815
 
 
 class ErrorOut(Schema):
@@ -188,6 +226,26 @@ class RenderOut(Schema):
     totals: dict[str, str] = Field(
         description="effective requests x the pods the export runs at once (replicas, workers)"
     )
+    claims: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description='with `"gpu": {"mode": "dra", ...}`: the pod\'s Dynamic Resource Allocation '
+        "claims (name, source template|claim, object, deviceClass, count, containers); the "
+        "ResourceClaimTemplate (or ResourceClaim) is in `yaml`, before the pod",
+    )
+    explanation: list[str] = Field(
+        default_factory=list, description="why the export looks as it does (the page's lines)"
+    )
+
+
+class KubeletIn(Schema):
+    cpuCFSQuota: StrictBool = Field(  # noqa: N815 - the KubeletConfiguration field name
+        default=True, description="kubelet cpuCFSQuota: enforce CPU limits with CFS quota"
+    )
+    cpuCFSQuotaPeriod: StrictStr = Field(  # noqa: N815
+        default="100ms",
+        description="kubelet cpuCFSQuotaPeriod, a Go duration such as 100ms or 5000us; another "
+        "value than 100ms means the CustomCPUCFSQuotaPeriod gate is on, and must lie in 1ms..1s",
+    )
 
 
 class FitIn(Schema):
@@ -197,17 +255,141 @@ class FitIn(Schema):
     node: dict[str, Any] = Field(
         description='a Node manifest object, or {"catalog": "<id>", "provider": "gke|eks|aks"}, '
         'or {"capacity": {"cpu": "96", "memory": "1152Gi", "nvidia.com/gpu": "8"}, '
-        '"provider": "gke|eks|aks"}'
+        '"provider": "gke|eks|aks"}; a catalog or capacity node may add "gpuSharing": '
+        '{"mode": "whole|mig-single|mig-mixed|time-slicing|mps", "profile": "1g.10gb", '
+        '"migLayout": "1g.10gb=2, 2g.20gb=1, 3g.40gb=1" (or {"1g.10gb": 2, ...}, or '
+        '[{"gpus": 4, "profiles": {...}}, ...]), "replicas": 4, "renameByDefault": false, '
+        '"model": "h100-80gb" (capacity nodes)}'
     )
     daemonsetOverhead: dict[str, str] | None = None  # noqa: N815
+    kubelet: KubeletIn | None = Field(
+        default=None, description="the node's kubelet configuration (defaults: true, 100ms)"
+    )
+    resourceSlices: dict[str, Any] | list[Any] | str | None = Field(  # noqa: N815
+        default=None,
+        description="Dynamic Resource Allocation: the node's ResourceSlices as `kubectl get "
+        "resourceslices -o yaml` prints them (YAML/JSON text, a `List` object or a list of "
+        "objects), optionally with DeviceClasses, ResourceClaimTemplates and ResourceClaims. "
+        "Templates and claims may also come in the `pod` text. The pod's "
+        "`spec.resourceClaims` are then allocated from the devices available on the node "
+        "(its `metadata.name`; for a catalog or capacity node, the node the slices name), and "
+        "`podsPerNode` is the smaller of the resource count and the device count.",
+    )
+
+
+class KubeletPodOut(Schema):
+    cpuShares: int = Field(description="ResourceConfig.CPUShares (2 for BestEffort)")  # noqa: N815
+    cpuWeight: int = Field(  # noqa: N815
+        description="the pod cgroup's cpu.weight on cgroup v2, as the kubelet computes it "
+        "(getCPUWeight(cpuShares))"
+    )
+    cpuQuota: int | None = Field(  # noqa: N815
+        description="ResourceConfig.CPUQuota in µs; null when unset (BestEffort, or a Burstable "
+        "pod whose containers do not all limit cpu), -1 with cpuCFSQuota false"
+    )
+    cpuPeriod: int | None = Field(  # noqa: N815
+        description="ResourceConfig.CPUPeriod in µs; null whenever cpuQuota is null"
+    )
+    memoryLimit: int | None = Field(  # noqa: N815
+        description="ResourceConfig.Memory in bytes (pod overhead included); null when unset"
+    )
+
+
+class KubeletContainerOut(Schema):
+    name: str | None
+    cpuShares: int = Field(description="CRI LinuxContainerResources.CpuShares")  # noqa: N815
+    cpuQuota: int = Field(  # noqa: N815
+        description="CpuQuota in µs; 0 (not set) without a cpu limit or with cpuCFSQuota false"
+    )
+    cpuPeriod: int = Field(description="CpuPeriod in µs; 0 with cpuCFSQuota false")  # noqa: N815
+    memoryLimit: int = Field(  # noqa: N815
+        description="MemoryLimitInBytes; 0 (not set) without a memory limit"
+    )
+    oomScoreAdj: int | None = Field(  # noqa: N815
+        description="GetContainerOOMScoreAdjust with the node's memory capacity; null only for "
+        "a Burstable container on a node whose memory capacity is unknown"
+    )
+
+
+class KubeletOut(Schema):
+    pod: KubeletPodOut
+    containers: list[KubeletContainerOut] = Field(
+        description="init containers (sidecars included) then app containers, in pod order"
+    )
+
+
+class UnreadableOut(Schema):
+    field: str = Field(description="field path, e.g. spec.containers[0].resources.limits[memory]")
+    resource: str
+    value: str = Field(description="the value as written")
 
 
 class FitOut(Schema):
-    podsPerNode: int | None  # noqa: N815
-    bottleneck: str | None
+    podsPerNode: int | None = Field(  # noqa: N815
+        description="0 when the pod cannot land; null when unbounded (it requests nothing the "
+        "node counts) or when a request cannot be read (see cannotCompute)"
+    )
+    bottleneck: str | None = Field(
+        description='the resource that runs out first; "resourceClaims" when the devices do'
+    )
     allocatable: dict[str, str]
     stranded: dict[str, str]
     pendingReasons: list[str]  # noqa: N815
+    notes: list[str] = Field(
+        description="what the counts assume or leave idle: how the GPUs are shared (MIG slices, "
+        "replicas), GPUs stranded, what cannot be computed"
+    )
+    kubelet: KubeletOut | None = Field(
+        description="what the node's kubelet would set for the pod, whether or not it fits; "
+        "null when a cpu, memory or hugepages value cannot be read (see cannotCompute)"
+    )
+    kubeletNotes: list[str] = Field(  # noqa: N815
+        description="about the kubelet values: absurd values that overflow its 64-bit "
+        "arithmetic, a custom cpuCFSQuotaPeriod, what cannot be computed"
+    )
+    cannotCompute: list[UnreadableOut] = Field(  # noqa: N815
+        description="values that are not quantities; what depends on them is not computed"
+    )
+    claims: dict[str, Any] | None = Field(
+        default=None,
+        description="with `resourceSlices` and a pod with resource claims: the node used, "
+        "its `devices`, `podsPerNode` by devices, per claim the devices each request matches "
+        "and the first pod's allocation, the `problem` that stops one more pod, and `notes`",
+    )
+
+
+FIT_DESCRIPTION = """\
+How many copies of a pod one node takes, the bottleneck, what stays idle and why it would stay
+Pending, plus `kubelet`: what the node's kubelet sets for the pod, computed as the kubelet's Go
+code does (`ResourceConfigForPod` for the pod cgroup, `generateLinuxContainerResources` and
+`GetContainerOOMScoreAdjust` for each container), in its integer units and int64 arithmetic.
+
+`kubelet.pod` is the pod cgroup's `ResourceConfig`: `null` where the kubelet leaves a field
+unset (a BestEffort pod has only `cpuShares` 2), `cpuQuota` -1 when `cpuCFSQuota` is false.
+`kubelet.containers` are CRI `LinuxContainerResources`, where 0 means "not set".
+`oomScoreAdj` uses the node's memory capacity. Give `"kubelet": {"cpuCFSQuota": false,
+"cpuCFSQuotaPeriod": "5ms"}` for a kubelet configured that way.
+
+A catalog or capacity node with `"gpuSharing"` advertises its GPUs as the NVIDIA device plugin
+would: MIG single strategy = slices as `nvidia.com/gpu` (8 H100 80GB in 1g.10gb: 56), mixed =
+`nvidia.com/mig-<profile>` from `migLayout`, time-slicing/MPS = `replicas` per GPU
+(`nvidia.com/gpu.shared` with `renameByDefault`); `notes` say so.
+
+**400** for a pod or node that cannot be read, a sharing the node cannot have (a profile of
+another GPU model, a layout that does not fit a GPU), or a kubelet setting the kubelet would
+refuse (its own message, e.g. `time: invalid duration "fast"`).
+
+With `resourceSlices` (`kubectl get resourceslices -o yaml`) the pod's Dynamic Resource
+Allocation claims are allocated too, as the DynamicResources plugin does (Kubernetes 1.34+,
+resource.k8s.io/v1): each request's DeviceClass and CEL selectors are evaluated against the
+node's devices (DeviceClasses come from the body, else NVIDIA's known classes), counts,
+`allocationMode: All`, `firstAvailable` alternatives and constraints are honoured, and pods
+are placed one after the other (a template gives each pod its own claim, a named
+ResourceClaim is shared by all). The answer's `claims` says which devices match; devices
+never appear in `allocatable` or the pod's requests.
+
+**400** also when the slices cannot be read (the message names the part).
+"""
 
 
 class GoJsonParser(Parser):
@@ -267,20 +449,19 @@ def _is_object(document: Document) -> bool:
     return isinstance(data, dict) and isinstance(data.get("kind"), str) and bool(data["kind"])
 
 
-def refusal(body: bytes, result: dict[str, Any], budget: int | None = None) -> str | None:
+def refusal(body: bytes, result: CheckResult, budget: int | None = None) -> str | None:
     """Why ``/analyze`` answers 400 for a checked body, or None for 200 (see the docs)."""
     if not body.strip():
         return "The body is empty: send the manifest text (YAML or JSON) as the body."
-    for error in result["errors"]:
-        if error["document"] is None:
-            return f"The body cannot be read: {error['message']}."
-    for error in result["errors"]:
-        if is_hostile(error["message"]):
-            return f"Refused: document {error['document']} is hostile ({error['message']})."
+    for error in result.errors:
+        if error.document is None:
+            return f"The body cannot be read: {error.message}."
+    for error in result.hostile:
+        return f"Refused: document {error.document} is hostile ({error.message})."
     documents = read_documents(body, max_documents=budget + 1) if budget else read_documents(body)
-    if not result["objects"] and not any(_is_object(d) for d in documents):
-        if result["errors"]:
-            first = result["errors"][0]["message"]
+    if not result.objects and not any(_is_object(d) for d in documents):
+        if result.errors:
+            first = result.errors[0].message
             return (
                 "The body holds no Kubernetes object: no document is YAML or JSON with a "
                 f"kind ({first})."
@@ -318,13 +499,15 @@ def analyze(request: HttpRequest) -> HttpResponse:
     if isinstance(body, HttpResponse):
         return body
     budget = workload_budget(len(body))
-    result = check_texts([(REQUEST_FILE, body)], max_workloads=budget)
+    result = check_files([(REQUEST_FILE, body)], max_workloads=budget)
     reason = refusal(body, result, budget)
     if reason is not None:
         return _error(400, reason)
     # The engine's dict as is (not re-validated through the schema), so the answer is
     # byte-for-byte what the CLI prints with --format json.
-    return HttpResponse(orjson.dumps(result), content_type="application/json; charset=utf-8")
+    return HttpResponse(
+        dumps_json(result.as_dict()), content_type="application/json; charset=utf-8"
+    )
 
 
 def render_answer(design: Design) -> dict[str, Any]:
@@ -347,13 +530,13 @@ def render_answer(design: Design) -> dict[str, Any]:
 def render_endpoint(request: HttpRequest, design: Design) -> Any:
     if len(request.body) > MAX_RENDER_BYTES:
         limit = f"{MAX_RENDER_BYTES:,}"
-        return 413, {"error": f"The body is larger than the {limit}-byte limit."}
+        return Status(413, {"error": f"The body is larger than the {limit}-byte limit."})
     try:
         return render_answer(design)
     except ValueError as exc:
-        return 422, {
-            "detail": [{"loc": ["body", "design"], "msg": str(exc), "type": "value_error"}]
-        }
+        return Status(
+            422, {"detail": [{"loc": ["body", "design"], "msg": str(exc), "type": "value_error"}]}
+        )
 
 
 def _first_workload(text: str) -> Workload:
@@ -385,42 +568,116 @@ def _fit_pod(value: dict[str, Any] | str) -> Pod:
     return pod
 
 
+SHARING_KEYS = {"mode", "profile", "migLayout", "replicas", "renameByDefault", "model"}
+
+
+def _fit_sharing(value: object) -> tuple[GpuSharing, str | None]:
+    """The node's gpuSharing object as a GpuSharing, and the GPU model it names."""
+    if not isinstance(value, dict):
+        raise ValueError("node.gpuSharing must be an object.")
+    unknown = sorted(set(value) - SHARING_KEYS)
+    if unknown:
+        raise ValueError(
+            f"node.gpuSharing has unknown field(s) {', '.join(unknown)}; "
+            f"known: {', '.join(sorted(SHARING_KEYS))}."
+        )
+    for key in ("mode", "profile", "model"):
+        if key in value and not isinstance(value[key], str):
+            raise ValueError(f"node.gpuSharing.{key} must be a string.")
+    if "renameByDefault" in value and not isinstance(value["renameByDefault"], bool):
+        raise ValueError("node.gpuSharing.renameByDefault must be true or false.")
+    replicas = value.get("replicas")
+    if replicas is not None and (isinstance(replicas, bool) or not isinstance(replicas, int)):
+        raise ValueError("node.gpuSharing.replicas must be a whole number.")
+    try:
+        sharing = gpu_sharing(
+            value.get("mode", "whole"),
+            profile=value.get("profile", ""),
+            layout=value.get("migLayout"),
+            replicas=replicas,
+            rename_by_default=value.get("renameByDefault", False),
+        )
+    except SharingError as exc:
+        raise ValueError(f"node.gpuSharing: {exc}") from exc
+    return sharing, value.get("model")
+
+
 def _fit_node(value: dict[str, Any]) -> NodeInfo:
     provider = value.get("provider")
     if provider is not None and provider not in PROVIDERS:
         raise ValueError("provider must be one of gke, eks, aks.")
     max_pods = value.get("maxPods")
-    if "catalog" in value:
-        return node_from_catalog(str(value["catalog"]), provider, max_pods)
-    if "capacity" in value:
-        capacity = value["capacity"]
-        if not isinstance(capacity, dict):
-            raise ValueError("capacity must be an object of resource quantities.")
-        return node_from_capacity(capacity, provider or "gke", max_pods)
+    sharing, model = _fit_sharing(value["gpuSharing"]) if "gpuSharing" in value else (None, None)
+    try:
+        if "catalog" in value:
+            if model is not None:
+                raise ValueError(
+                    "node.gpuSharing.model is for capacity nodes; a catalog shape has its own "
+                    "GPU model."
+                )
+            return node_from_catalog(str(value["catalog"]), provider, max_pods, gpu_sharing=sharing)
+        if "capacity" in value:
+            capacity = value["capacity"]
+            if not isinstance(capacity, dict):
+                raise ValueError("capacity must be an object of resource quantities.")
+            return node_from_capacity(
+                capacity, provider or "gke", max_pods, gpu_sharing=sharing, gpu_model=model
+            )
+    except SharingError as exc:
+        raise ValueError(f"node.gpuSharing: {exc}") from exc
+    if sharing is not None:
+        raise ValueError(
+            "node.gpuSharing is for catalog and capacity nodes: a Node manifest's allocatable "
+            "already shows what its device plugin advertises."
+        )
     return node_from_manifest(value)
 
 
 @api.post(
     "/fit",
     response={200: FitOut, 400: ErrorOut, 413: ErrorOut, 422: ValidationErrorOut},
-    summary="How many of a pod fit on a node, the bottleneck, what is stranded, why Pending",
+    summary="How many of a pod fit on a node, the bottleneck, what is stranded, why Pending, "
+    "and what the kubelet sets",
+    description=FIT_DESCRIPTION,
     operation_id="fit",
 )
 def fit_endpoint(request: HttpRequest, body: FitIn) -> Any:
     if len(request.body) > MAX_RENDER_BYTES:
-        return 413, {"error": f"The body is larger than the {MAX_RENDER_BYTES:,}-byte limit."}
+        return Status(
+            413, {"error": f"The body is larger than the {MAX_RENDER_BYTES:,}-byte limit."}
+        )
     try:
         pod = _fit_pod(body.pod)
         node = _fit_node(body.node)
-        result = fit(pod, node, body.daemonsetOverhead)
+        kubelet = body.kubelet or KubeletIn()
+        config = kubelet_config(kubelet.cpuCFSQuota, kubelet.cpuCFSQuotaPeriod)
+        defaulted = pod_with_defaults(pod)
+        slices = body.resourceSlices
+        objects = dra_inputs(slices, body.pod) if slices is not None else None
+        result = fit_with_claims(
+            defaulted, node, body.daemonsetOverhead, objects, apply_defaults=False
+        )
     except (ValueError, TypeError, KeyError, ManifestError) as exc:
         # KeyError's str() quotes its argument; the others are sentences already.
         text = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
-        return 400, {"error": text or type(exc).__name__}
+        return Status(400, {"error": text or type(exc).__name__})
+    # The same engine call as the designer's "What the node does" table.
+    capacity = node.memory_capacity
+    view = node_view(
+        pod,
+        Quantity.from_fraction(capacity, "BinarySI") if capacity is not None else None,
+        defaulted=defaulted,
+        kubelet=config,
+    )
     answer = result.as_dict()
+    unreadable = {u.field: u for u in (*view.unreadable, *result.unreadable)}
+    keys = ("podsPerNode", "bottleneck", "allocatable", "stranded", "pendingReasons", "notes")
     return {
-        k: answer[k]
-        for k in ("podsPerNode", "bottleneck", "allocatable", "stranded", "pendingReasons")
+        **{k: answer[k] for k in keys},
+        "claims": answer["claims"],
+        "kubelet": view.kubelet.as_dict() if view.kubelet else None,
+        "kubeletNotes": [n.text for n in view.notes],
+        "cannotCompute": [u.as_dict() for u in unreadable.values()],
     }
 
 

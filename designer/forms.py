@@ -14,12 +14,16 @@ import zlib
 from typing import Any, get_args
 
 from django import forms
+from django.http import QueryDict
+from django.urls import reverse_lazy
 from django.utils.translation import gettext_lazy as _
 from pydantic import BaseModel, ValidationError
 
 from designer.k8s.design import (
+    EXPORT_KINDS,
+    MAX_CONTAINERS,
     SIZE_KEYS,
-    WORKLOADS,
+    WORKLOAD_TYPES,
     ContainerDesign,
     Design,
     ExportSettings,
@@ -32,7 +36,6 @@ from designer.k8s.gpu import mig_models, sharing_modes
 from designer.k8s.manifest import go_json_loads
 from designer.k8s.scheduler import catalog_shapes
 
-MAX_CONTAINERS = 40
 QUANTITY_MAX = 100  # long enough for any real quantity; longer input is refused at the field
 QUANTITY_HELP = {
     "cpu": _("Cores: 500m = half a core, 2 = two cores."),
@@ -130,16 +133,15 @@ def format_extra(extras: list[ExtraResource]) -> str:
     )
 
 
-def action_attrs(action: str) -> dict[str, str]:
+def action_attrs(action: str) -> dict[str, Any]:
     """htmx attributes for an input whose change re-renders the whole designer (it changes
-    other fields, e.g. the GPU sharing mode sets the container's GPU resource name)."""
+    other fields, e.g. the GPU sharing mode sets the container's GPU resource name). The
+    page's #designer element gives every request hx-include and hx-swap."""
     return {
-        "hx-get": "/",
-        "hx-include": "#design-form",
+        "hx-get": reverse_lazy("index"),
         "hx-trigger": "change",
         "hx-vals": json.dumps({"action": action}),
         "hx-target": "#designer",
-        "hx-swap": "outerHTML",
     }
 
 
@@ -180,7 +182,8 @@ class PodForm(LiveForm):
 
     workload = forms.ChoiceField(
         label=_("Workload type"),
-        choices=[(k, _(w.label)) for k, w in WORKLOADS.items()],
+        # A callable: a workload type registered after start-up is offered too.
+        choices=lambda: [(k, _(w.label)) for k, w in WORKLOAD_TYPES.items()],
     )
     size = forms.ChoiceField(
         label=_("Size preset"),
@@ -308,13 +311,10 @@ class PodForm(LiveForm):
     export_kind = forms.ChoiceField(
         label=_("Export as"),
         required=False,
-        choices=[
-            ("", _("Default for the workload type")),
-            ("Pod", "Pod"),
-            ("Deployment", _("Deployment (+ optional HorizontalPodAutoscaler)")),
-            ("Job", "Job"),
-            ("IndexedJob", _("Indexed Job + headless Service (distributed training)")),
-        ],
+        choices=lambda: (
+            [("", _("Default for the workload type"))]
+            + [(k.id, _(k.label)) for k in EXPORT_KINDS.values()]
+        ),
         widget=forms.Select(attrs=action_attrs("export")),
     )
     export_replicas = forms.IntegerField(label=_("Replicas"), required=False)
@@ -522,11 +522,11 @@ def design_from_forms(pod_form: PodForm, formset: Any) -> Design | None:
     """Build the design from valid forms; None when any form is invalid."""
     if not pod_form.is_valid() or not formset.is_valid():
         return None
-    pod = pod_form.cleaned_data
-    containers = []
-    for form in formset.forms:
-        data = dict(form.cleaned_data)
-        containers.append(ContainerDesign(**data))
+    return _design(pod_form.cleaned_data, [dict(f.cleaned_data) for f in formset.forms])
+
+
+def _design(pod: dict[str, Any], container_data: list[dict[str, Any]]) -> Design | None:
+    containers = [ContainerDesign(**data) for data in container_data]
     try:
         return Design(
             workload=pod["workload"],
@@ -550,6 +550,69 @@ def design_from_forms(pod_form: PodForm, formset: Any) -> Design | None:
         return None
 
 
+# --- the live update's fast path ----------------------------------------------------------
+
+
+class _Fallback(Exception):
+    """The query has something only the full forms can report (an error, an odd value)."""
+
+
+def _clean_form(form_class: type[forms.Form], data: QueryDict, prefix: str) -> dict[str, Any]:
+    """What ``form_class(data, prefix=...).cleaned_data`` holds, computed with the form's own
+    field classes (``Field.clean``, the widgets' ``value_from_datadict`` and the form's
+    ``clean_<name>`` methods, exactly as BaseForm._clean_fields calls them) but without
+    building a form, which deep-copies every field. Raises _Fallback on any error."""
+    cleaned: dict[str, Any] = {}
+    for name, field in form_class.base_fields.items():
+        key = f"{prefix}-{name}" if prefix else name
+        value = field.widget.value_from_datadict(data, {}, key)
+        try:
+            cleaned[name] = field.clean(value)
+        except forms.ValidationError:
+            raise _Fallback from None
+        method = getattr(form_class, f"clean_{name}", None)
+        if method is not None:
+            holder = _Cleaned(cleaned)
+            try:
+                cleaned[name] = method(holder)
+            except forms.ValidationError:
+                raise _Fallback from None
+    return cleaned
+
+
+class _Cleaned:
+    """Stands in for a form in its ``clean_<name>`` methods, which read ``cleaned_data``."""
+
+    def __init__(self, cleaned: dict[str, Any]) -> None:
+        self.cleaned_data = cleaned
+
+
+def design_from_query(data: QueryDict) -> Design | None:
+    """The design a full designer query describes, without building the forms: the live
+    update's fast path. None when building the forms is needed to say what is wrong (or to
+    be sure of the answer); otherwise exactly ``design_from_forms(PodForm(data),
+    ContainerFormSet(data, prefix="c"))`` (tests/web/test_forms_fast_path.py checks it)."""
+    try:
+        total = data.get("c-TOTAL_FORMS", "")
+        initial = data.get("c-INITIAL_FORMS", "")
+        if not (total.isascii() and total.isdigit() and initial == "0"):
+            raise _Fallback
+        count = int(total)
+        if not 1 <= count <= MAX_CONTAINERS:
+            raise _Fallback
+        pod = _clean_form(PodForm, data, "")
+        containers = []
+        for i in range(count):
+            if not any(key.startswith(f"c-{i}-") for key in data):
+                raise _Fallback  # an untouched extra form: the formset skips it
+            containers.append(_clean_form(ContainerForm, data, f"c-{i}"))
+        if not any(c.get("role") == "app" for c in containers):
+            raise _Fallback
+    except _Fallback:
+        return None
+    return _design(pod, containers)
+
+
 # Engine resource names → container form fields (request, limit).
 RESOURCE_FIELDS = {
     "cpu": ("cpu_request", "cpu_limit"),
@@ -569,7 +632,6 @@ POD_FIELDS = {
 CONTAINER_PATH = re.compile(
     r"^(spec\.(?:containers|initContainers)\[\d+\])(?:\.(\w+))?(?:\.(requests|limits))?(?:\[([^\]]+)\])?"
 )
-LIMIT_OF = re.compile(r"(\S+) limit of")
 
 
 def field_for_choice(key: str) -> str:
@@ -578,7 +640,9 @@ def field_for_choice(key: str) -> str:
     return f"{group}_{name}"
 
 
-def field_for_path(design: Design, path: str, message: str = "") -> tuple[int | None, str]:
+def field_for_path(
+    design: Design, path: str, resource: str | None = None
+) -> tuple[int | None, str]:
     """Where an engine field path shows on the form: (container index or None, field name).
 
     Unmapped paths come back as (None, "") or (index, ""): shown at the top of the pod or
@@ -602,9 +666,8 @@ def field_for_path(design: Design, path: str, message: str = "") -> tuple[int | 
     if attr != "resources":
         return index, ""
     if kind and not key:
-        # requests <= limits errors name the resource in the message, not the path.
-        found = LIMIT_OF.search(message)
-        key = found.group(1) if found else None
+        # An error on a whole requests/limits map (request > limit) names its resource.
+        key = resource
     if not key:
         return index, ""
     column = 0 if kind == "requests" else 1

@@ -14,26 +14,14 @@ from typing import Any
 from django.utils.translation import gettext
 
 from designer.k8s.core import Message
-from designer.k8s.design import F_LIMIT, F_PEAK, F_SHM, WORKLOADS
-from designer.k8s.gpu import VENDORS
-from designer.k8s.scheduler import DEFAULT_PLUGIN
-
-# Param values that are marked English strings themselves (a device plugin's name, a
-# workload label, a headroom field): translated when they fill a template. Every other
-# param (a quantity, a field path, a resource name) is shown exactly as the engine gives it.
-MARKED_PARAM_VALUES = frozenset(
-    {str(row["plugin"]) for row in VENDORS.values()}
-    | {DEFAULT_PLUGIN}
-    | {w.label for w in WORKLOADS.values()}
-    | {F_PEAK, F_SHM, F_LIMIT}
-)
 
 
 def _param(value: Any) -> Any:
+    """A param as the page shows it: a Message (a sentence part, such as a device plugin's
+    name or 'container "main" (spec.containers[0])') is translated in turn; any other
+    value (a quantity, a field path, a resource name) is shown exactly as the engine gives it."""
     if isinstance(value, Message):
         return translate(value)
-    if isinstance(value, str) and value in MARKED_PARAM_VALUES:
-        return gettext(value)
     return value
 
 

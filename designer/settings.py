@@ -57,7 +57,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
 ]
 
-ROOT_URLCONF = "designer.urls"
+# The benchmarks serve a bare view beside the app on the same server (bench/bench_urls.py).
+ROOT_URLCONF = os.environ.get("DJANGO_ROOT_URLCONF", "designer.urls")
 WSGI_APPLICATION = "designer.wsgi.application"
 
 TEMPLATES = [

@@ -43,10 +43,17 @@ def test_picking_a_node_and_a_mig_profile_updates_fit_and_yaml_live(
     memory.fill("20")
     memory.press("Tab")
     expect(page.locator("#manifest-yaml")).to_contain_text('nvidia.com/mig-3g.20gb: "1"')
-    expect(page.get_by_label("MIG profile")).to_have_value("3g.20gb")
-    # A p4d node advertises whole GPUs, not MIG slices: the fit panel says why it stays Pending.
-    expect(fit).to_contain_text("nvidia.com/mig-3g.20gb")
-    expect(fit).to_contain_text("Pending")
+    # The memory need chose the profile; the profile field stays unpicked and says so.
+    expect(page.get_by_label("MIG profile")).to_have_value("")
+    expect(page.locator("#err-id_gpu_profile")).to_contain_text("3g.20gb is the smallest profile")
+    # The p4d's A100s are sliced as the device plugin would: every GPU in 3g.20gb by default.
+    expect(fit).to_contain_text("MIG, mixed strategy")
+    expect(fit).to_contain_text("No MIG layout was given")
+    expect(fit).not_to_contain_text("Pending")
+    # A profile picked by hand wins over the memory need, which then says they disagree.
+    page.get_by_label("MIG profile").select_option("1g.10gb")
+    expect(page.locator("#manifest-yaml")).to_contain_text('nvidia.com/mig-1g.10gb: "1"')
+    expect(page.locator("#err-id_gpu_memory_gb")).to_contain_text("less than the 20 GB needed")
     assert page.evaluate("window.__marker") == "no reload"
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=ARTIFACTS / "designer-gpu-node.png", full_page=True)

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -68,8 +69,10 @@ def test_valid_pod_exits_0_and_prints_the_documented_json_shape(tmp_path: Path) 
         "errors": [],
         "warnings": [],
         "qosReasons": obj["qosReasons"],
+        "claims": [],
     }
     assert obj["qosReasons"]
+    assert report["draObjects"] == []
 
 
 def test_pod_with_errors_exits_1_with_api_server_field_paths() -> None:
@@ -236,3 +239,61 @@ def test_a_wrongly_typed_field_is_reported_at_its_path_with_the_type_expected() 
         }
     ]
     assert obj["qosClass"] == "Guaranteed"  # cpu and memory can still be read
+
+
+# --- Dynamic Resource Allocation ------------------------------------------------------------
+
+DRA_INPUT = """\
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: two-gpus}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly: {deviceClassName: gpu.nvidia.com, count: %s}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: trainer}
+spec:
+  resourceClaims: [{name: gpu, resourceClaimTemplateName: two-gpus}]
+  containers:
+  - name: main
+    image: pytorch/pytorch
+    resources: {claims: [{name: gpu}]}
+"""
+
+
+def test_check_prints_the_claims_and_the_template_it_links() -> None:
+    result = podspec("-", stdin=DRA_INPUT % "2")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert (
+        "  claim gpu: ResourceClaimTemplate two-gpus, 2 device(s) of gpu.nvidia.com, for main"
+        in (result.stdout)
+    )
+    assert (
+        "ResourceClaimTemplate two-gpus (<stdin>#0): used by Pod trainer (claim gpu)"
+        in result.stdout
+    )
+    assert result.stdout.rstrip().endswith("1 resource.k8s.io object(s), 0 with errors")
+
+
+def test_a_template_with_errors_makes_check_exit_1() -> None:
+    result = podspec("-", stdin=DRA_INPUT % "-1")
+    assert result.returncode == 1
+    assert (
+        "  error: spec.spec.devices.requests[0].exactly.count: Invalid value: "
+        "must be greater than zero" in result.stdout
+    )
+
+
+def test_render_exports_a_dra_design_with_its_template() -> None:
+    design = json.dumps(
+        {"workload": "training", "gpu": {"mode": "dra", "device_class": "gpu.nvidia.com"}}
+    )
+    result = podspec_render("-", stdin=design)
+    assert result.returncode == 0, result.stderr
+    template, pod = yaml.safe_load_all(result.stdout)
+    assert template["kind"] == "ResourceClaimTemplate" and pod["kind"] == "Pod"

@@ -2,34 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from designer.k8s.apiserver import pod_with_defaults, round_up_to_milli
-from designer.k8s.core import Pod
-
-
-def make_pod(
-    containers: list[dict[str, Any]],
-    init: list[dict[str, Any]] | None = None,
-    resources: dict[str, Any] | None = None,
-    **spec: Any,
-) -> Pod:
-    body: dict[str, Any] = {"containers": containers, **spec}
-    if init is not None:
-        body["initContainers"] = init
-    if resources is not None:
-        body["resources"] = resources
-    return Pod.model_validate({"metadata": {"name": "p"}, "spec": body})
-
-
-def ctr(name: str, requests: dict | None = None, limits: dict | None = None, **kw: Any) -> dict:
-    res: dict[str, Any] = {}
-    if requests is not None:
-        res["requests"] = requests
-    if limits is not None:
-        res["limits"] = limits
-    return {"name": name, "image": "busybox", "resources": res, **kw}
-
+from tests.builders import container as ctr
+from tests.builders import pod as make_pod
 
 # --- SetDefaults_Pod: request = limit ----------------------------------------------------------
 

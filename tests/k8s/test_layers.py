@@ -67,6 +67,20 @@ def test_the_contracts_hold_on_the_code_as_it_is() -> None:
             "The engine is in floors that only point down",
             "designer.k8s.kubelet.qos -> designer.k8s.scheduler",
         ),
+        # dra (resource.k8s.io, the DRA CEL environment, allocation) is manifest's sibling:
+        # the API server's validation and the scheduler build on it, never the reverse.
+        (
+            "dra/cel.py",
+            "from designer.k8s.manifest import dump_yaml",
+            "The engine is in floors that only point down",
+            "designer.k8s.dra.cel -> designer.k8s.manifest",
+        ),
+        (
+            "dra/allocator.py",
+            "from designer.k8s.apiserver import validate_pod",
+            "The engine is in floors that only point down",
+            "designer.k8s.dra.allocator -> designer.k8s.apiserver",
+        ),
         # a function-level import dodges nothing.
         (
             "apiserver/defaults.py",

@@ -11,7 +11,6 @@ transcribed ones run on pods that are *not* defaulted.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -32,33 +31,12 @@ from designer.k8s.kubelet import (
     oom_score_adj,
     pod_cgroup,
 )
+from tests.builders import container as c
+from tests.builders import pod
 
 MI = 1024 * 1024
 GI = 1024 * MI
 ALWAYS = {"restartPolicy": "Always"}
-
-
-def c(name: str, requests: dict | None = None, limits: dict | None = None, **kw: Any) -> dict:
-    res: dict[str, Any] = {}
-    if requests:
-        res["requests"] = requests
-    if limits:
-        res["limits"] = limits
-    return {"name": name, "image": "busybox", "resources": res, **kw}
-
-
-def pod(
-    containers: list[dict],
-    init: list[dict] | None = None,
-    resources: dict | None = None,
-    **spec: Any,
-) -> Pod:
-    body: dict[str, Any] = {"containers": containers, **spec}
-    if init:
-        body["initContainers"] = init
-    if resources is not None:
-        body["resources"] = resources
-    return Pod.model_validate({"metadata": {"name": "p"}, "spec": body})
 
 
 def rl(cpu: str = "", memory: str = "") -> dict[str, str]:
@@ -518,7 +496,7 @@ def test_guaranteed_pod_gets_bounded_pod_cgroup_and_minus_997() -> None:
     assert app.cgroup.cpu_weight_quadratic == cpu_weight_quadratic(512)
     assert app.oom_score_adj == -997
     assert view.throttling_risk is True
-    assert '"app" (spec.containers[0]) may use 50000µs of CPU time' in view.throttling_reason
+    assert '"app" (spec.containers[0]) may use 50000µs of CPU time' in view.throttling.text
 
 
 def test_pod_memory_max_includes_overhead() -> None:
@@ -545,16 +523,16 @@ def test_best_effort_pod_gets_two_shares_and_no_limits() -> None:
     assert view.pod.memory_max == "max"
     assert view.containers[0].oom_score_adj == 1000
     assert view.throttling_risk is False
-    assert "requests no memory" in view.eviction_order
+    assert "requests no memory" in view.eviction_order.text
 
 
 def test_burstable_oom_score_needs_the_node_memory_capacity() -> None:
     p = pod([c("app", {"cpu": "250m", "memory": "1Gi"})])
     assert node_view(p).containers[0].oom_score_adj is None
-    assert "memory capacity" in node_view(p).containers[0].oom_score_adj_reason
+    assert "memory capacity" in node_view(p).containers[0].oom_reason.text
     view = node_view(p, Quantity.parse("16Gi"))
     assert view.containers[0].oom_score_adj == 1000 - (1000 * GI) // (16 * GI)  # 938
-    assert "requests 1Gi of memory" in view.eviction_order
+    assert "requests 1Gi of memory" in view.eviction_order.text
 
 
 def test_container_without_limit_is_capped_by_the_pod_level_limit() -> None:
@@ -570,7 +548,7 @@ def test_container_without_limit_is_capped_by_the_pod_level_limit() -> None:
     # no cpu request at all: shares come from the (pod-level) limit, as calculateLinuxResources does
     assert app.cgroup.cpu_shares == 2048
     assert other.cgroup.cpu_shares == 102
-    assert "(the pod-level limit)" in view.throttling_reason
+    assert "(the pod-level limit)" in view.throttling.text
 
 
 def test_sidecar_and_init_containers_get_their_own_cgroups() -> None:
@@ -591,7 +569,7 @@ def test_sidecar_and_init_containers_get_their_own_cgroups() -> None:
     assert proxy.cgroup.cpu_max == "max 100000" and proxy.cgroup.memory_max == "max"
     # the sidecar's score is capped at the app container's: 1000 - 1000*1Gi/8Gi = 875
     assert proxy.oom_score_adj == 875
-    assert "sidecar is capped" in proxy.oom_score_adj_reason
+    assert "sidecar is capped" in proxy.oom_reason.text
     # the proxy has no cpu limit, so the pod cgroup is not CPU-bounded
     assert view.pod.cpu_quota is None and view.pod.memory_max == "max"
 
@@ -606,29 +584,54 @@ def test_system_node_critical_pod_gets_minus_997_even_when_burstable() -> None:
 def test_tiny_cpu_limit_is_raised_to_the_minimum_quota() -> None:
     view = node_view(pod([c("app", None, {"cpu": "5m", "memory": "16Mi"})]))
     assert view.containers[0].cgroup.cpu_max == "1000 100000"
-    assert "raised to the 1ms minimum quota" in view.throttling_reason
+    assert "raised to the 1ms minimum quota" in view.throttling.text
 
 
 def test_hugepages_requests_size_the_pod_hugetlb_limit() -> None:
     p = pod([c("app", None, {"cpu": "1", "memory": "1Gi", "hugepages-2Mi": "100Mi"})])
     view = node_view(p)
     assert view.hugetlb == {"2MB": 100 * MI}
-    assert any("hugetlb" in n for n in view.notes)
+    assert any("hugetlb" in n.text for n in view.notes)
 
 
-def test_unreadable_values_are_treated_as_unset() -> None:
+def test_an_unreadable_cpu_value_withholds_only_what_depends_on_cpu() -> None:
     p = pod([c("app", {"cpu": "lots", "memory": "1Gi"}, {"memory": "1Gi"})])
     view = node_view(p, Quantity.parse("8Gi"))
-    assert view.qos_class == "Burstable"
-    assert view.containers[0].cgroup.cpu_shares == 2
-    assert view.notes and "cannot be read" in view.notes[0]
+    assert view.qos_class is None  # the class depends on the cpu request too
+    (app,) = view.containers
+    assert app.cgroup.cpu_shares is None and app.cgroup.cpu_max is None
+    assert view.pod.cpu_shares is None
+    assert app.cgroup.memory_max_bytes == GI  # memory is readable
+    assert view.throttling_risk is None
+    assert "CPU throttling cannot be worked out" in view.throttling.text
+    assert "spec.containers[0].resources.requests[cpu] (“lots”)" in view.throttling.text
+    assert app.oom_score_adj is None and "cannot be worked out" in app.oom_reason.text
+    assert "requests 1Gi of memory" in view.eviction_order.text
+    assert view.kubelet is None
+    assert view.cannot_compute is not None and "cannot be read" in view.notes[0].text
+
+
+def test_an_unreadable_memory_value_is_not_taken_for_no_memory() -> None:
+    # Issue 16: memory "8GB" made the node panel say the pod "requests no memory ... among
+    # the first evicted".
+    p = pod([c("app", {"cpu": "1", "memory": "8GB"}, {"cpu": "1", "memory": "8GB"})])
+    view = node_view(p, Quantity.parse("8Gi"))
+    assert "requests no memory" not in view.eviction_order.text
+    assert view.eviction_order.text.startswith("The eviction order cannot be worked out")
+    assert "spec.containers[0].resources.limits[memory] (“8GB”)" in view.eviction_order.text
+    assert view.memory_request is None
+    (app,) = view.containers
+    assert app.cgroup.memory_max is None and view.pod.memory_max is None
+    assert app.cgroup.cpu_max == "100000 100000"  # cpu is readable
+    assert view.throttling_risk is True
+    assert app.oom_score_adj is None
 
 
 def test_memory_request_for_eviction_uses_pod_level_request_and_overhead() -> None:
     p = pod([c("app")], resources={"requests": {"memory": "1Gi"}}, overhead={"memory": "64Mi"})
     view = node_view(p)
     assert view.memory_request == Quantity.from_fraction(Fraction(GI + 64 * MI), "BinarySI")
-    assert "rankMemoryPressure" in view.eviction_order
+    assert "rankMemoryPressure" in view.eviction_order.text
 
 
 ODD_VALUES = [
@@ -676,4 +679,5 @@ def test_no_engine_function_crashes_on_odd_values(entries, sidecar: bool, pod_le
     format_resources(effective_requests(p))
     format_resources(effective_limits(p))
     view = node_view(p, Quantity.parse("16Gi"))
-    assert view.qos_class in ("Guaranteed", "Burstable", "BestEffort")
+    assert view.qos_class in ("Guaranteed", "Burstable", "BestEffort", None)
+    assert (view.kubelet is None) == bool(view.unreadable)

@@ -27,15 +27,13 @@ from pydantic import ValidationError
 
 from designer.k8s.apiserver import OmitValueError, validate_objects, validate_pod
 from designer.k8s.check import check_texts
-from designer.k8s.core import Pod, go_map
+from designer.k8s.core import Message, Pod, go_map
 from designer.k8s.design import (
     COMPLETION_INDEX_FIELD,
-    DEFAULT_KINDS,
     EXPORT_KINDS,
     GPU_METRIC_ANNOTATION,
     GPU_METRIC_NAME,
     JOB_NAME_LABEL,
-    KIND_REASONS,
     MSG_HPA_NO_CPU,
     MSG_INDEXED_TOTAL_GPU,
     MSG_ONFAILURE,
@@ -43,7 +41,7 @@ from designer.k8s.design import (
     MSG_ROLLOUT_DEFAULT,
     MSG_ROLLOUT_GPU,
     SIZE_KEYS,
-    WORKLOADS,
+    WORKLOAD_TYPES,
     ContainerDesign,
     Design,
     ExportSettings,
@@ -57,7 +55,6 @@ from designer.k8s.design import (
     pod_manifest,
     pod_report,
     preset_design,
-    render_line,
     rollout_values,
     settings_field,
     warn_objects,
@@ -67,7 +64,7 @@ from designer.k8s.manifest import QuotedStr, dump_yaml_all, read_documents
 DATA = Path(__file__).parent / "data"
 KUBECTL = shutil.which("kubectl")
 K8S_VERSION = "1.37.0"
-WORKLOAD_KEYS = tuple(WORKLOADS)
+WORKLOAD_KEYS = tuple(WORKLOAD_TYPES)
 
 
 def manifest(workload: str = "training", size: str | None = None, **changes: Any) -> dict:
@@ -114,17 +111,19 @@ EXPORT_CASES = (
 
 
 def test_default_kind_follows_the_workload_type() -> None:
-    assert DEFAULT_KINDS == {
+    defaults = {w.id: w.default_export_kind for w in WORKLOAD_TYPES.values()}
+    assert defaults == {
         "training": "Pod",
         "distributed": "IndexedJob",
         "inference": "Deployment",
         "batch": "Job",
         "preprocessing": "Job",
     }
-    for workload, kind in DEFAULT_KINDS.items():
+    for workload, kind in defaults.items():
         assert effective_kind(ExportSettings(), workload) == kind
         assert effective_kind(ExportSettings(kind="Job"), workload) == "Job"
-    assert effective_kind(ExportSettings(), "unknown") == "Pod"
+    with pytest.raises(ValueError, match="unknown workload type 'unknown'"):
+        effective_kind(ExportSettings(), "unknown")
 
 
 def test_settings_are_small_json_with_defaults_and_no_extras() -> None:
@@ -213,7 +212,7 @@ def test_deployment_forces_restart_policy_always_and_says_so() -> None:
     settings_ = ExportSettings(kind="Deployment")
     (deployment,) = export_objects(PodFacts.of(pod), settings_, "training")
     assert deployment["spec"]["template"]["spec"]["restartPolicy"] == "Always"
-    lines = [render_line(line) for line in explain_export(settings_, "training", PodFacts.of(pod))]
+    lines = [line.text for line in explain_export(settings_, "training", PodFacts.of(pod))]
     assert "The pod's restartPolicy Never becomes Always" in " ".join(lines)
 
 
@@ -241,7 +240,7 @@ def test_cpu_deployment_rolls_out_with_kubernetes_defaults() -> None:
     settings_ = ExportSettings(kind="Deployment")
     lines = explain_export(settings_, "preprocessing", PodFacts.of(manifest("preprocessing")))
     assert (MSG_ROLLOUT_DEFAULT, {}) in lines
-    assert "maxSurge 25%, maxUnavailable 25%" in render_line((MSG_ROLLOUT_DEFAULT, {}))
+    assert "maxSurge 25%, maxUnavailable 25%" in Message(MSG_ROLLOUT_DEFAULT, {}).text
 
 
 @pytest.mark.parametrize(
@@ -297,7 +296,7 @@ def test_gpu_metric_is_an_obvious_placeholder() -> None:
     note = hpa["metadata"]["annotations"][GPU_METRIC_ANNOTATION]
     assert note.startswith("PLACEHOLDER") and "adapter" in note
     text = " ".join(
-        render_line(x)
+        x.text
         for x in explain_export(
             ExportSettings(hpa=True, hpa_gpu_metric=True),
             "inference",
@@ -309,7 +308,7 @@ def test_gpu_metric_is_an_obvious_placeholder() -> None:
 
 def test_hpa_explains_requests_and_warns_without_cpu_request() -> None:
     text = " ".join(
-        render_line(x)
+        x.text
         for x in explain_export(
             ExportSettings(hpa=True), "inference", PodFacts.of(manifest("inference"))
         )
@@ -380,8 +379,7 @@ def test_job_with_restart_never_ignores_disruptions() -> None:
 
 def test_job_explains_eviction_retries() -> None:
     text = " ".join(
-        render_line(x)
-        for x in explain_export(ExportSettings(), "batch", PodFacts.of(manifest("batch")))
+        x.text for x in explain_export(ExportSettings(), "batch", PodFacts.of(manifest("batch")))
     )
     assert "must tolerate" in text and "evicted" in text
     assert "backoffLimit 6" in text
@@ -474,12 +472,10 @@ def test_indexed_job_totals() -> None:
         "memory": "4Ti",
         "nvidia.com/gpu": "32",
     }
-    line = (MSG_INDEXED_TOTAL_GPU, {"workers": 4, "gpus": 8, "total": 32})
+    line = Message(MSG_INDEXED_TOTAL_GPU, {"workers": 4, "gpus": 8, "total": 32})
     assert line in explain_export(settings_, "distributed", PodFacts.of(pod))
-    assert render_line(line) == "4 workers × 8 GPUs = 32 GPUs"
-    text = " ".join(
-        render_line(x) for x in explain_export(settings_, "distributed", PodFacts.of(pod))
-    )
+    assert line.text == "4 workers × 8 GPUs = 32 GPUs"
+    text = " ".join(x.text for x in explain_export(settings_, "distributed", PodFacts.of(pod)))
     assert "gang scheduler" in text and "32 GPUs fit at once" in text
 
 
@@ -510,16 +506,16 @@ def test_totals_count_replicas_and_single_pods() -> None:
 def test_every_explanation_renders(workload: str, overrides: dict) -> None:
     settings_ = ExportSettings(**overrides)
     lines = explain_export(settings_, workload, PodFacts.of(manifest(workload)))
-    assert lines[0][0] == KIND_REASONS[effective_kind(settings_, workload)]
-    for template, params in lines:
-        assert isinstance(template, str) and template
-        json.dumps(params)  # travels in the JSON API
-        assert "%(" not in render_line((template, params))
+    assert lines[0].template == EXPORT_KINDS[effective_kind(settings_, workload)].reason
+    for line in lines:
+        assert isinstance(line.template, str) and line.template
+        json.dumps(line.as_dict())
+        assert "%(" not in line.text
 
 
 def test_a_non_default_kind_says_what_is_usual() -> None:
     lines = explain_export(ExportSettings(kind="Pod"), "batch", PodFacts.of(manifest("batch")))
-    assert render_line(lines[1]) == (
+    assert lines[1].text == (
         "Exported as Pod; the usual choice for Batch / offline inference is Job."
     )
 
@@ -572,7 +568,7 @@ def test_read_back_gives_the_pods_qos_and_no_errors(workload: str, overrides: di
 @given(
     workload=st.sampled_from(WORKLOAD_KEYS),
     size=st.sampled_from(SIZE_KEYS),
-    kind=st.sampled_from((None, *EXPORT_KINDS)),
+    kind=st.sampled_from((None, *list(EXPORT_KINDS))),
     replicas=st.integers(0, 50),
     surge=st.sampled_from(("", "0", "1", "3", "10%", "100%")),
     unavailable=st.sampled_from(("", "1", "2", "25%", "100%")),
@@ -612,12 +608,12 @@ def test_valid_settings_give_valid_objects(**kw: Any) -> None:
     for obj in objects:
         kubernetes_validate.validate(obj, K8S_VERSION, strict=True)
     for template, params in explain_export(settings_, kw["workload"], PodFacts.of(pod)):
-        render_line((template, params))
+        assert Message(template, params).text
 
 
 @settings(max_examples=80, deadline=None)
 @given(
-    kind=st.sampled_from(EXPORT_KINDS),
+    kind=st.sampled_from(list(EXPORT_KINDS)),
     numbers=st.lists(st.integers(-(2**40), 2**40), min_size=9, max_size=9),
     surge=st.text(max_size=6),
     unavailable=st.text(max_size=6),
@@ -646,7 +642,7 @@ def test_any_settings_never_crash(
     validate_objects(objects)
     warn_objects(objects)
     for line in explain_export(settings_, "distributed", PodFacts.of(pod)):
-        render_line(line)
+        assert line.text
     job_totals(PodFacts.of(pod), settings_, "distributed")
 
 

@@ -19,36 +19,14 @@ from designer.k8s.scheduler import (
     request_phases,
     scoring_requests,
 )
+from tests.builders import container, pod
 
 ALWAYS = {"restartPolicy": "Always"}
 
 
-def c(requests: dict | None = None, limits: dict | None = None, name: str = "", **kw: Any) -> dict:
-    res: dict[str, Any] = {}
-    if requests:
-        res["requests"] = requests
-    if limits:
-        res["limits"] = limits
-    out: dict[str, Any] = {"resources": res, **kw}
-    if name:
-        out["name"] = name
-    return out
-
-
-def pod(
-    containers: list[dict],
-    init: list[dict] | None = None,
-    overhead: dict | None = None,
-    resources: dict | None = None,
-) -> Pod:
-    spec: dict[str, Any] = {"containers": containers}
-    if init:
-        spec["initContainers"] = init
-    if overhead:
-        spec["overhead"] = overhead
-    if resources is not None:
-        spec["resources"] = resources
-    return Pod.model_validate({"spec": spec})
+def sc(requests: dict | None = None, limits: dict | None = None, name: str = "", **kw: Any) -> dict:
+    """A container the way these tests write it: resources first, the name optional."""
+    return container(name or None, requests or None, limits or None, image=None, **kw)
 
 
 def raw_requests(p: Pod) -> dict[str, str]:
@@ -64,7 +42,7 @@ def get_pod(cpu_req="", cpu_lim="", mem_req="", mem_lim="", cpu_oh="", mem_oh=""
     req = {k: v for k, v in (("cpu", cpu_req), ("memory", mem_req)) if v}
     lim = {k: v for k, v in (("cpu", cpu_lim), ("memory", mem_lim)) if v}
     oh = {k: v for k, v in (("cpu", cpu_oh), ("memory", mem_oh)) if v}
-    return pod([c(req, lim, "foo")], init=[c(req, lim, "init-foo")], overhead=oh or None)
+    return pod([sc(req, lim, "foo")], init=[sc(req, lim, "init-foo")], overhead=oh or None)
 
 
 # --- TestPodRequestsAndLimits -------------------------------------------------------------------
@@ -107,12 +85,12 @@ def test_kubernetes_two_containers_with_massive_init_take_the_largest_init() -> 
     """TestPodRequestsAndLimitsWithoutOverhead: the overhead is added here (default options)."""
     p = pod(
         [
-            c({"cpu": "1", "memory": "5"}, {"cpu": "2", "memory": "10"}),
-            c({"cpu": "4", "memory": "12"}, {"cpu": "8", "memory": "24"}),
+            sc({"cpu": "1", "memory": "5"}, {"cpu": "2", "memory": "10"}),
+            sc({"cpu": "4", "memory": "12"}, {"cpu": "8", "memory": "24"}),
         ],
         init=[
-            c({"cpu": "1", "memory": "5"}, {"cpu": "1", "memory": "5"}),
-            c({"cpu": "40", "memory": "120"}, {"cpu": "80", "memory": "240"}),
+            sc({"cpu": "1", "memory": "5"}, {"cpu": "1", "memory": "5"}),
+            sc({"cpu": "40", "memory": "120"}, {"cpu": "80", "memory": "240"}),
         ],
         overhead={"cpu": "3", "memory": "8"},
     )
@@ -160,11 +138,11 @@ PHASE_CASES = [
 )
 def test_kubernetes_sidecar_aware_requests_and_limits(containers, inits, expected) -> None:
     as_requests = pod(
-        [c(r) for r in containers], init=[c(r, **(ALWAYS if s else {})) for r, s in inits]
+        [sc(r) for r in containers], init=[sc(r, **(ALWAYS if s else {})) for r, s in inits]
     )
     as_limits = pod(
-        [c(None, r) for r in containers],
-        init=[c(None, r, **(ALWAYS if s else {})) for r, s in inits],
+        [sc(None, r) for r in containers],
+        init=[sc(None, r, **(ALWAYS if s else {})) for r, s in inits],
     )
     assert raw_requests(as_requests) == {"cpu": expected}
     assert raw_limits(as_limits) == {"cpu": expected}
@@ -174,12 +152,14 @@ def test_kubernetes_pod_overhead_included() -> None:
     """TestPodResourceRequests/Limits "pod overhead included"."""
     overhead = {"cpu": "1", "memory": "1Gi"}
     req = pod(
-        [c({"cpu": "2"}), c({"cpu": "3"})], init=[c({"cpu": "2"}, {"cpu": "2"})], overhead=overhead
+        [sc({"cpu": "2"}), sc({"cpu": "3"})],
+        init=[sc({"cpu": "2"}, {"cpu": "2"})],
+        overhead=overhead,
     )
     assert raw_requests(req) == {"cpu": "6", "memory": "1Gi"}
     lim = pod(
-        [c(None, {"cpu": "2"}), c(None, {"cpu": "3"})],
-        init=[c(None, {"cpu": "2"})],
+        [sc(None, {"cpu": "2"}), sc(None, {"cpu": "3"})],
+        init=[sc(None, {"cpu": "2"})],
         overhead=overhead,
     )
     # overhead is only added to non-zero limits, so there is no memory limit
@@ -187,11 +167,12 @@ def test_kubernetes_pod_overhead_included() -> None:
 
 
 def test_kubernetes_limits_of_partly_limited_pods() -> None:
-    assert raw_limits(pod([c()])) == {}
+    assert raw_limits(pod([sc()])) == {}
     both = {"cpu": "2", "memory": "2Gi"}
-    assert raw_limits(pod([c(None, both), c()])) == both
+    assert raw_limits(pod([sc(None, both), sc()])) == both
     assert (
-        raw_limits(pod([c(None, {"cpu": "1", "memory": "1Gi"})], init=[c(None, both), c()])) == both
+        raw_limits(pod([sc(None, {"cpu": "1", "memory": "1Gi"})], init=[sc(None, both), sc()]))
+        == both
     )
 
 
@@ -279,8 +260,8 @@ POD_LEVEL_CASES = [
 )
 def test_kubernetes_pod_level_resource_requests(resources, containers, inits, expected) -> None:
     p = pod(
-        [c(r) for r in containers],
-        init=[c(r, **(ALWAYS if s else {})) for r, s in inits],
+        [sc(r) for r in containers],
+        init=[sc(r, **(ALWAYS if s else {})) for r, s in inits],
         resources=resources,
     )
     assert raw_requests(p) == expected
@@ -290,33 +271,33 @@ def test_kubernetes_pod_level_resource_requests(resources, containers, inits, ex
 
 
 def test_kubernetes_aggregate_regular_init_and_sidecar() -> None:
-    req = pod([c({"cpu": "9"})], init=[c({"cpu": "8"}, **ALWAYS), c({"cpu": "6"})])
+    req = pod([sc({"cpu": "9"})], init=[sc({"cpu": "8"}, **ALWAYS), sc({"cpu": "6"})])
     assert raw_requests(req) == {"cpu": "17"}
     lim = pod(
-        [c(None, {"cpu": "9"})], init=[c(None, {"cpu": "8"}, **ALWAYS), c(None, {"cpu": "6"})]
+        [sc(None, {"cpu": "9"})], init=[sc(None, {"cpu": "8"}, **ALWAYS), sc(None, {"cpu": "6"})]
     )
     assert raw_limits(lim) == {"cpu": "17"}
-    assert raw_limits(pod([c(None, {"cpu": "9"}), c(None, {"cpu": "9"})])) == {"cpu": "18"}
+    assert raw_limits(pod([sc(None, {"cpu": "9"}), sc(None, {"cpu": "9"})])) == {"cpu": "18"}
 
 
 # --- what the scheduler sees after defaulting ----------------------------------------------------
 
 
 def test_limit_only_container_requests_its_limit_once_defaulted() -> None:
-    p = pod([c(None, {"cpu": "9", "nvidia.com/gpu": "1"})])
+    p = pod([sc(None, {"cpu": "9", "nvidia.com/gpu": "1"})])
     assert format_resources(effective_requests(p)) == {"cpu": "9", "nvidia.com/gpu": "1"}
     assert raw_requests(p) == {}
 
 
 def test_pod_level_limits_become_the_scheduled_request() -> None:
-    p = pod([c(), c()], resources={"limits": {"cpu": "2", "memory": "4Gi"}})
+    p = pod([sc(), sc()], resources={"limits": {"cpu": "2", "memory": "4Gi"}})
     assert format_resources(effective_requests(p)) == {"cpu": "2", "memory": "4Gi"}
     assert format_resources(effective_limits(p)) == {"cpu": "2", "memory": "4Gi"}
 
 
 def test_pod_level_values_replace_container_values_only_for_names_they_set() -> None:
     p = pod(
-        [c({"cpu": "1", "memory": "1Gi", "nvidia.com/gpu": "1"}, {"nvidia.com/gpu": "1"})],
+        [sc({"cpu": "1", "memory": "1Gi", "nvidia.com/gpu": "1"}, {"nvidia.com/gpu": "1"})],
         resources={"requests": {"cpu": "2"}},
     )
     assert format_resources(effective_requests(p)) == {
@@ -327,32 +308,32 @@ def test_pod_level_values_replace_container_values_only_for_names_they_set() -> 
 
 
 def test_overhead_is_added_on_top_of_pod_level_requests() -> None:
-    p = pod([c()], resources={"requests": {"cpu": "1"}}, overhead={"cpu": "250m"})
+    p = pod([sc()], resources={"requests": {"cpu": "1"}}, overhead={"cpu": "250m"})
     assert format_resources(effective_requests(p)) == {"cpu": "1250m"}
 
 
 def test_zero_requests_are_kept_as_zero() -> None:
-    assert raw_requests(pod([c({"cpu": "0"})])) == {"cpu": "0"}
+    assert raw_requests(pod([sc({"cpu": "0"})])) == {"cpu": "0"}
 
 
 def test_unreadable_values_are_skipped() -> None:
-    p = pod([c({"cpu": "lots", "memory": "1Gi"})])
+    p = pod([sc({"cpu": "lots", "memory": "1Gi"})])
     assert format_resources(effective_requests(p)) == {"memory": "1Gi"}
 
 
 def test_sums_are_printed_canonically() -> None:
-    p = pod([c({"cpu": "0.5", "memory": "512Mi"}), c({"cpu": "500m", "memory": "512Mi"})])
+    p = pod([sc({"cpu": "0.5", "memory": "512Mi"}), sc({"cpu": "500m", "memory": "512Mi"})])
     assert raw_requests(p) == {"cpu": "1", "memory": "1Gi"}
 
 
 def test_scoring_counts_100m_and_200mi_for_containers_without_requests() -> None:
-    p = pod([c(), c({"cpu": "1"}), c({"cpu": "0", "memory": "0"})])
+    p = pod([sc(), sc({"cpu": "1"}), sc({"cpu": "0", "memory": "0"})])
     assert format_resources(scoring_requests(p)) == {"cpu": "1100m", "memory": "419430400"}
     assert format_resources(effective_requests(p)) == {"cpu": "1", "memory": "0"}
 
 
 def test_format_resources_orders_cpu_and_memory_first() -> None:
-    p = pod([c({"nvidia.com/gpu": "1", "memory": "1Gi", "cpu": "1", "ephemeral-storage": "1Gi"})])
+    p = pod([sc({"nvidia.com/gpu": "1", "memory": "1Gi", "cpu": "1", "ephemeral-storage": "1Gi"})])
     assert list(format_resources(effective_requests(p))) == [
         "cpu",
         "memory",
@@ -363,8 +344,8 @@ def test_format_resources_orders_cpu_and_memory_first() -> None:
 
 def test_request_phases_explain_why_an_init_container_sets_the_request() -> None:
     p = pod(
-        [c({"cpu": "1"}, name="app")],
-        init=[c({"cpu": "500m"}, name="proxy", **ALWAYS), c({"cpu": "2"}, name="migrate")],
+        [sc({"cpu": "1"}, name="app")],
+        init=[sc({"cpu": "500m"}, name="proxy", **ALWAYS), sc({"cpu": "2"}, name="migrate")],
     )
     phases = request_phases(p)
     assert [(ph.kind, format_resources(ph.resources)) for ph in phases] == [

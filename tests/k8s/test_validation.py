@@ -14,7 +14,6 @@ from designer.k8s.apiserver import ValidationResult, validate_pod
 from designer.k8s.core import (
     FieldError,
     FieldWarning,
-    Pod,
     Quantity,
     QuantityError,
     Unquoted,
@@ -22,6 +21,7 @@ from designer.k8s.core import (
     is_dns1123_label,
     is_qualified_name,
 )
+from tests.builders import pod_from_spec as make_pod
 
 DATA = Path(__file__).parent / "data"
 
@@ -35,11 +35,6 @@ DNS_SUBDOMAIN_MSG = (
     "or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex "
     "used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
 )
-
-
-def make_pod(spec: dict[str, Any], metadata: dict[str, Any] | None = None) -> Pod:
-    meta = {"name": "p"} if metadata is None else metadata
-    return Pod.model_validate({"metadata": meta, "spec": spec})
 
 
 def one(resources: dict[str, Any] | None = None, **extra: Any) -> dict[str, Any]:

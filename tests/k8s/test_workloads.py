@@ -8,7 +8,7 @@ from designer.k8s.apiserver import validate_pod
 from designer.k8s.core import Pod
 from designer.k8s.design import (
     SIZE_KEYS,
-    WORKLOADS,
+    WORKLOAD_TYPES,
     ContainerDesign,
     apply_size,
     design_from_pod,
@@ -27,7 +27,7 @@ EXPECTED_QOS = {
 }
 
 
-@pytest.mark.parametrize("workload", list(WORKLOADS))
+@pytest.mark.parametrize("workload", list(WORKLOAD_TYPES))
 @pytest.mark.parametrize("size", SIZE_KEYS)
 def test_every_preset_is_valid_and_has_the_qos_its_rationale_promises(
     workload: str, size: str

@@ -264,7 +264,17 @@ def test_render_answers_yaml_qos_and_validation(client: Client) -> None:
     assert response.status_code == 200
     body = response.json()
     RenderOut.model_validate(body)
-    assert set(body) == {"yaml", "kind", "qosClass", "qosReasons", "errors", "warnings", "totals"}
+    assert set(body) == {
+        "yaml",
+        "kind",
+        "qosClass",
+        "qosReasons",
+        "errors",
+        "warnings",
+        "totals",
+        "claims",
+        "explanation",
+    }
     assert body["kind"] == "Deployment"  # online inference exports as a Deployment by default
     assert body["qosClass"] == "Guaranteed"
     assert body["qosReasons"]
@@ -545,11 +555,14 @@ def test_fuzz_render_never_answers_500(client: Client, body) -> None:
         assert response.json()
 
 
-def test_design_model_is_the_request_schema() -> None:
-    # The same model as the designer form and share links.
-    from designer.api import render_endpoint  # noqa: F401 - the endpoint exists
-
-    assert Design.model_json_schema()["title"] == "Design"
+def test_design_model_is_the_request_schema(client: Client) -> None:
+    """The render endpoint's body is the Design model itself (the designer form's and the
+    share links' model): every field of it, by name, in the OpenAPI document."""
+    spec = client.get("/api/v1/openapi.json").json()
+    body = spec["paths"]["/api/v1/render"]["post"]["requestBody"]["content"]["application/json"]
+    ref = body["schema"]["$ref"].rsplit("/", 1)[-1]
+    schema = spec["components"]["schemas"][ref]
+    assert set(schema["properties"]) == set(Design.model_fields)
 
 
 def test_render_fills_what_a_design_omits_from_the_workload_preset(client: Client) -> None:
@@ -579,3 +592,68 @@ def test_render_refuses_an_unknown_gpu_sharing_mode(client: Client) -> None:
         "/api/v1/render", data=json.dumps(design), content_type="application/json"
     )
     assert response.status_code == 422
+
+
+# --- Dynamic Resource Allocation ------------------------------------------------------------
+
+
+def test_render_a_training_design_with_a_dra_claim_for_two_gpus(client: Client) -> None:
+    body = {"workload": "training", "gpu": {"mode": "dra", "device_class": "gpu.nvidia.com"}}
+    response = client.post("/api/v1/render", data=json.dumps(body), content_type="application/json")
+    assert response.status_code == 200
+    answer = response.json()
+    template, pod = yaml.safe_load_all(answer["yaml"])
+    assert template["kind"] == "ResourceClaimTemplate"
+    assert template["spec"]["spec"]["devices"]["requests"][0]["exactly"]["count"] == 2
+    assert pod["spec"]["resourceClaims"] == [
+        {"name": "gpu", "resourceClaimTemplateName": "trainer-gpu"}
+    ]
+    assert answer["qosClass"] == "Guaranteed" and answer["errors"] == []
+    assert answer["claims"] == [
+        {
+            "name": "gpu",
+            "source": "template",
+            "object": "trainer-gpu",
+            "found": True,
+            "deviceClass": "gpu.nvidia.com",
+            "count": 2,
+            "containers": ["main"],
+        }
+    ]
+    assert any(
+        line.startswith("Claims do not count toward the QoS class")
+        for line in answer["explanation"]
+    )
+
+
+def test_an_unknown_gpu_mode_names_dra_among_the_choices(client: Client) -> None:
+    body = {"workload": "training", "gpu": {"mode": "claims"}}
+    response = client.post("/api/v1/render", data=json.dumps(body), content_type="application/json")
+    assert response.status_code == 422
+    assert "dra" in json.dumps(response.json())
+
+
+def test_analyze_links_claims_and_lists_dra_objects(client: Client) -> None:
+    manifest = """\
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: gpus}
+spec:
+  spec:
+    devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu.nvidia.com, count: 2}}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  resourceClaims: [{name: gpu, resourceClaimTemplateName: gpus}]
+  containers: [{name: c, image: i, resources: {claims: [{name: gpu}]}}]
+"""
+    response = post(client, manifest)
+    assert response.status_code == 200
+    body = response.json()
+    CheckResultOut.model_validate(body)
+    assert body["objects"][0]["claims"][0]["count"] == 2
+    assert body["draObjects"][0]["usedBy"] == [
+        {"kind": "Pod", "name": "p", "namespace": None, "claim": "gpu"}
+    ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html as html_lib
 import re
 from urllib.parse import urlencode
 
@@ -112,7 +113,8 @@ def test_adding_a_sidecar_rerenders_the_designer_and_keeps_typed_values(client: 
     html = response.content.decode()
     assert 'id="designer"' in html
     assert 'name="c-1-name"' in html and 'value="sidecar-1"' in html
-    assert 'name="c-0-cpu_request" value="12"' in html or 'value="12"' in html
+    typed = re.search(r'<input[^>]*name="c-0-cpu_request"[^>]*>', html)
+    assert typed and 'value="12"' in typed.group(0)
     assert "action=" not in response["HX-Replace-Url"]
 
 
@@ -172,34 +174,55 @@ def test_share_requires_csrf_token() -> None:
 
 
 @pytest.mark.parametrize(
-    "changes",
+    ("changes", "slot", "says"),
     [
-        {"c-0-cpu_request": "1e999999999"},
-        {"c-0-cpu_request": "9" * 100},
-        {"c-0-memory_limit": "9" * 5000},
-        {"name": "<script>alert(1)</script>"},
-        {"c-0-name": "日本語の名前"},
-        {"c-TOTAL_FORMS": "5000"},
-        {"c-TOTAL_FORMS": "-1"},
-        {"c-TOTAL_FORMS": "abc"},
-        {"base": "not-base64!!"},
-        {"c-0-base": "eJzLSM3JyQcABiwCFQ"},
-        {"base": encode_blob({"spec": "not a mapping"})},
-        {"base": encode_blob({"spec": {"volumes": "x", "tolerations": 5}})},
-        {"c-0-base": encode_blob({"resources": [], "volumeMounts": "x"})},
-        {"labels": "no equals sign"},
-        {"workload": "quantum"},
-        {"c-0-command": "python 'unclosed"},
-        {"c-0-extra": "hugepages-2Mi"},
+        (
+            {"c-0-cpu_request": "1e999999999"},
+            "err-id_c-0-cpu_request",
+            "less than or equal to cpu limit",
+        ),
+        (
+            {"c-0-cpu_request": "9" * 100},
+            "err-id_c-0-cpu_request",
+            "less than or equal to cpu limit",
+        ),
+        ({"c-0-memory_limit": "9" * 5000}, "err-id_c-0-memory_limit", "at most 100 characters"),
+        ({"name": "<script>alert(1)</script>"}, "err-id_name", "RFC 1123 subdomain"),
+        ({"c-0-name": "日本語の名前"}, "err-id_c-0-name", "RFC 1123 label"),
+        ({"c-TOTAL_FORMS": "5000"}, "err-pod", "at most 40"),
+        ({"c-TOTAL_FORMS": "-1"}, "err-pod", "at least one app container"),
+        ({"c-TOTAL_FORMS": "abc"}, "err-pod", "at least one app container"),
+        ({"base": "not-base64!!"}, "err-pod", "damaged and cannot be read"),
+        ({"c-0-base": "eJzLSM3JyQcABiwCFQ"}, "err-pod", "damaged and cannot be read"),
+        ({"base": encode_blob({"spec": "not a mapping"})}, "err-pod", "do not form a Pod"),
+        (
+            {"base": encode_blob({"spec": {"volumes": "x", "tolerations": 5}})},
+            "err-pod",
+            "do not form a Pod",
+        ),
+        (
+            {"c-0-base": encode_blob({"resources": [], "volumeMounts": "x"})},
+            "err-pod",
+            "do not form a Pod",
+        ),
+        ({"labels": "no equals sign"}, "err-id_labels", "is not key=value"),
+        ({"workload": "quantum"}, "err-pod", "quantum"),
+        ({"c-0-command": "python 'unclosed"}, "err-id_c-0-command", "quote in the command"),
+        ({"c-0-extra": "hugepages-2Mi"}, "err-id_c-0-extra", "is not key=value"),
     ],
 )
-def test_bad_input_gives_a_message_never_a_500(client: Client, changes: dict) -> None:
+def test_bad_input_gives_a_message_at_its_field_never_a_500(
+    client: Client, changes: dict, slot: str, says: str
+) -> None:
     design = preset_design("training")
     response = client.get("/?" + query_for(design, **changes))
     assert response.status_code == 200
     html = response.content.decode()
     assert "<script>alert(1)</script>" not in html
-    assert "Error" in html or "error" in html
+    found = re.search(rf'<div class="messages" id="{slot}"[^>]*>(.*?)</div>', html, re.S)
+    assert found, f"no slot {slot}"
+    text = html_lib.unescape(re.sub(r"<[^>]+>", "", found.group(1)))
+    assert "Error:" in text and says in text, text
 
 
 def test_script_tags_in_names_are_escaped_in_the_yaml_preview(client: Client) -> None:
@@ -303,3 +326,49 @@ def test_out_of_band_slots_exist_only_for_fields_on_the_page(client: Client) -> 
     page = client.get("/?" + query_for(design)).content.decode()
     for slot in re.findall(r'id="(err-[^"]+)" hx-swap-oob="true"', html):
         assert f'id="{slot}"' in page, slot
+
+
+def test_an_unreadable_memory_is_not_shown_as_no_memory_in_the_node_panel(client: Client) -> None:
+    # Issue 16: memory 8GB made the node panel say "requests no memory ... among the first
+    # evicted" and print None in its table.
+    design = preset_design("training")
+    query = query_for(design, **{"c-0-memory_request": "8GB", "c-0-memory_limit": "8GB"})
+    html = client.get("/?" + query).content.decode()
+    panel = re.search(r'<div class="card" id="node-view">(.*?)</table>', html, re.S)
+    assert panel
+    text = panel.group(1)
+    assert "requests no memory" not in text
+    assert "The eviction order cannot be worked out" in text
+    assert "8GB" in text and ">None<" not in text
+
+
+def test_the_mig_single_example_fits_11_pods_on_the_page(client: Client) -> None:
+    design = preset_design("training")
+    query = query_for(
+        design,
+        gpu_mode="mig-single",
+        gpu_model="h100-80gb",
+        gpu_profile="1g.10gb",
+        node_source="catalog",
+        node_catalog_id="p5.48xlarge",
+    )
+    html = client.get("/?" + query).content.decode()
+    assert 'data-pods-per-node="11"' in html
+    assert "bottleneck: <code>cpu</code>" in html
+    assert "56 in all" in html
+
+
+def test_a_profile_picked_by_hand_is_kept_and_the_memory_need_is_flagged(client: Client) -> None:
+    design = preset_design("inference")
+    query = query_for(
+        design,
+        gpu_mode="mig-mixed",
+        gpu_model="h100-80gb",
+        gpu_profile="1g.10gb",
+        gpu_memory_gb="20",
+        action="gpu",
+    )
+    html = client.get("/?" + query, **HTMX_DESIGNER).content.decode()
+    assert "nvidia.com/mig-1g.10gb:" in preview_of(html)
+    slot = re.search(r'id="err-id_gpu_memory_gb"[^>]*>(.*?)</div>', html, re.S)
+    assert slot and "less than the 20 GB needed" in slot.group(1)

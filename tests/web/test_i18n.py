@@ -22,10 +22,12 @@ from django.utils import translation
 
 from designer.forms import design_query
 from designer.i18n import translate
-from designer.k8s.core import Pod, Quantity
-from designer.k8s.design import WORKLOADS, preset_design
+from designer.k8s.core import Quantity
+from designer.k8s.design import WORKLOAD_TYPES, preset_design
 from designer.k8s.gpu import SHARING_MODES
 from designer.k8s.kubelet import node_view, oom, qos, view
+from tests.builders import container as ctr
+from tests.builders import pod_from_spec as pod
 
 pytestmark = pytest.mark.django_db
 
@@ -218,12 +220,12 @@ def _constants(module: object, prefixes: tuple[str, ...]) -> list[str]:
 
 def engine_templates() -> list[str]:
     """Engine strings the pages show, marked with gettext_noop."""
-    texts = [*qos.EVICTION_PRIORITY.values(), *qos.R_GUARANTEED.values()]
+    texts = [*qos.EVICTION_PRIORITY.values()]
     texts += _constants(qos, ("R_", "WHO_", "QOS_UNKNOWN"))
     texts += _constants(oom, ("OOM_",))
     texts += _constants(view, ("THROTTLE_", "EVICTION_", "PRIORITY_", "NOTE_"))
     texts += [view.CPU_WEIGHT_NOTE, view.POD_CPU_WEIGHT_NOTE, view.LIST_JOIN]
-    for spec in WORKLOADS.values():
+    for spec in WORKLOAD_TYPES.values():
         texts += [spec.label, *spec.rationale]
     for mode in SHARING_MODES.values():
         texts += [str(mode["label"])]
@@ -237,15 +239,6 @@ def test_engine_texts_shown_on_the_pages_are_in_the_catalog() -> None:
     msgids = {e.msgid for e in entries if e.msgctxt is None}
     missing = [t for t in engine_templates() if t not in msgids]
     assert not missing, missing
-
-
-def pod(spec: dict) -> Pod:
-    return Pod.model_validate({"apiVersion": "v1", "kind": "Pod", "metadata": {}, "spec": spec})
-
-
-def ctr(name: str, requests: dict | None = None, limits: dict | None = None, **kw) -> dict:
-    resources = {"requests": requests or {}, "limits": limits or {}}
-    return {"name": name, "image": "busybox", "resources": resources, **kw}
 
 
 PODS = [
@@ -281,34 +274,35 @@ def test_qos_reasons_render_to_their_english_message_and_translate(index: int) -
     result = qos.pod_qos(PODS[index])
     assert result.reasons
     for reason in result.reasons:
-        assert reason.template, reason.code
-        assert reason.as_message().text == reason.message
+        assert reason.message.template, reason.code
+        assert reason.message.text == reason.text
         with translation.override("en"):
-            assert translate(reason.as_message()) == reason.message
+            assert translate(reason.message) == reason.text
         with translation.override("zh-hans"):
-            chinese = translate(reason.as_message())
+            chinese = translate(reason.message)
         assert CJK.search(chinese), (reason.code, chinese)
-        for name, value in reason.params.items():  # Kubernetes values stay as they are
-            if f"%({name})s" in reason.template:
+        for name, value in reason.message.params.items():  # Kubernetes values stay as they are
+            if isinstance(value, str) and f"%({name})s" in reason.message.template:
                 assert value in chinese
     with translation.override("zh-hans"):
-        assert CJK.search(translation.gettext(result.eviction_priority))
+        assert CJK.search(translate(result.eviction_priority))
 
 
 @pytest.mark.parametrize("index", range(len(PODS)))
 def test_node_texts_render_to_their_english_text_and_translate(index: int) -> None:
     for capacity in (None, Quantity.parse("64Gi")):
         view = node_view(PODS[index], capacity)
-        pairs = [
-            (view.eviction_order_message, view.eviction_order),
-            (view.throttling_message, view.throttling_reason),
-            *((c.oom_score_adj_message, c.oom_score_adj_reason) for c in view.containers),
-            *zip(view.note_messages, view.notes, strict=True),
+        messages = [
+            view.eviction_order,
+            view.throttling,
+            *(c.oom_reason for c in view.containers),
+            *view.notes,
         ]
-        for message, english in pairs:
-            assert message is not None and message.text == english
+        for message in messages:
+            with translation.override("en"):
+                assert translate(message) == message.text
             with translation.override("zh-hans"):
-                assert CJK.search(translate(message)), english
+                assert CJK.search(translate(message)), message.text
 
 
 # --- pages ---------------------------------------------------------------------------------
@@ -523,8 +517,8 @@ def test_stored_reasons_round_trip_and_older_analyses_still_show() -> None:
     from designer.i18n import message_data, message_from_data
 
     reasons = qos.pod_qos(PODS[1]).reasons
-    stored = [message_data(r.as_message()) for r in reasons]
-    assert [message_from_data(d) for d in stored] == [r.as_message() for r in reasons]
+    stored = [message_data(r.message) for r in reasons]
+    assert [message_from_data(d) for d in stored] == [r.message for r in reasons]
     row = {"reasons": [r.message for r in reasons], "reason_messages": stored}
     with translation.override("zh-hans"):
         assert all(CJK.search(text) for text in _reason_texts(row))

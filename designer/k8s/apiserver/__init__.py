@@ -5,11 +5,23 @@
 from __future__ import annotations
 
 from designer.k8s.apiserver.decode import (
+    decoding_errors,
     pod_from_parts,
 )
 from designer.k8s.apiserver.defaults import (
     pod_with_defaults,
     round_up_to_milli,
+)
+from designer.k8s.apiserver.dra import (
+    DRA_VALIDATORS,
+    RawJSON,
+    dra_warnings,
+    validate_claim_spec,
+    validate_device_class,
+    validate_dra_object,
+    validate_resource_claim,
+    validate_resource_claim_template,
+    validate_resource_claim_update,
 )
 from designer.k8s.apiserver.pod import (
     ValidationResult,
@@ -26,6 +38,10 @@ from designer.k8s.apiserver.workloads import (
 )
 
 __all__ = [
+    "DRA_VALIDATORS",
+    "RawJSON",
+    "decoding_errors",
+    "dra_warnings",
     "INT_RE",
     "OmitValueError",
     "ValidationResult",
@@ -36,6 +52,12 @@ __all__ = [
     "round_up_to_milli",
     "template_parts",
     "template_warnings",
+    "validate_claim_spec",
+    "validate_device_class",
+    "validate_dra_object",
     "validate_objects",
     "validate_pod",
+    "validate_resource_claim",
+    "validate_resource_claim_template",
+    "validate_resource_claim_update",
 ]

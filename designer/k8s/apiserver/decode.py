@@ -12,8 +12,12 @@ from pydantic import ValidationError
 
 from designer.k8s.core import FieldError, Pod, Unquoted
 
+_MAP_FIELDS = ("requests", "limits", "overhead", "labels", "annotations", "nodeSelector")
+# Maps keyed by name in the resource.k8s.io objects (a device's attributes and capacity, ...).
+_DRA_MAP_FIELDS = (*_MAP_FIELDS, "attributes", "capacity", "counters")
 
-def _path(loc: tuple[Any, ...], prefix: str) -> str:
+
+def _path(loc: tuple[Any, ...], prefix: str, maps: tuple[str, ...] = _MAP_FIELDS) -> str:
     """A pydantic error location as a Kubernetes field path (``containers[0].resources``)."""
     text = prefix
     keyed = False
@@ -22,7 +26,7 @@ def _path(loc: tuple[Any, ...], prefix: str) -> str:
             text += f"[{part}]"
         else:
             text += f".{part}" if text else str(part)
-        keyed = part in ("requests", "limits", "overhead", "labels", "annotations", "nodeSelector")
+        keyed = part in maps
     return text
 
 
@@ -58,6 +62,25 @@ def _json_type(err: Any) -> Unquoted:
     else:
         name = "null"
     return Unquoted(name)
+
+
+def decoding_errors(exc: ValidationError, prefix: str = "") -> list[FieldError]:
+    """A pydantic ValidationError of a resource.k8s.io model as the decoder's errors, at
+    their JSON paths (one per path)."""
+    seen: set[str] = set()
+    errors: list[FieldError] = []
+    for err in exc.errors(include_url=False):
+        loc = tuple(err["loc"])
+        while loc and isinstance(loc[-1], str) and loc[-1] in UNION_TAGS:
+            loc = loc[:-1]
+        path = _path(loc, prefix, _DRA_MAP_FIELDS)
+        if path in seen:
+            continue
+        seen.add(path)
+        expected = EXPECTED_TYPES.get(err["type"])
+        message = f"must be of type {expected}" if expected else err["msg"]
+        errors.append(FieldError(path, "FieldValueTypeInvalid", message, _json_type(err)))
+    return errors
 
 
 def pod_from_parts(

@@ -10,6 +10,8 @@ Mirrors, for what this product edits, kubernetes/kubernetes (1.34+, current mast
   (``validateContainerResourceName``, ``ValidateResourceQuantityValue``, request/limit
   relations, hugepages), ``validatePodResources`` (pod-level ``spec.resources``, KEP-2837,
   beta and on by default since 1.34) with ``validatePodResourceConsistency``,
+  ``validatePodResourceClaims`` and each container's ``validateResourceClaimNames`` (Dynamic
+  Resource Allocation, in pod_claims.py),
   ``validateRestartPolicy``, ``validateDNSPolicy``, ``validateOverhead``;
 * pkg/apis/core/helper/helpers.go: the resource-name predicates;
 * staging/src/k8s.io/apimachinery: ``IsDNS1123Label`` / ``IsDNS1123Subdomain`` /
@@ -44,6 +46,11 @@ from typing import Any
 from pydantic import ValidationError
 
 from designer.k8s.apiserver.defaults import pod_with_defaults
+from designer.k8s.apiserver.pod_claims import (
+    gather_pod_claim_names,
+    validate_container_claims,
+    validate_pod_resource_claims,
+)
 from designer.k8s.apiserver.resources import (
     _ParsedList,
     validate_pod_resource_name,
@@ -179,9 +186,10 @@ def _set(model: Any, name: str) -> bool:
 
 
 def validate_container_common(
-    c: Container, path: str, original: Container | None
+    c: Container, path: str, original: Container | None, claim_names: set[str] | None = None
 ) -> list[FieldError]:
-    """validateContainerCommon: name, image, policies, resources (the parts we model)."""
+    """validateContainerCommon: name, image, policies, resources (the parts we model);
+    ``claim_names`` are the pod's ``spec.resourceClaims`` names (gatherPodResourceClaimNames)."""
     errs: list[FieldError] = []
     name = c.name or ""
     name_path = child(path, "name")
@@ -204,11 +212,15 @@ def validate_container_common(
         child(path, "resources"),
         original=original.resources if original is not None else None,
     )
+    # validateResourceRequirements ends with validateResourceClaimNames.
+    errs += validate_container_claims(
+        c.claims, claim_names or set(), child(path, "resources", "claims")
+    )
     return errs
 
 
 def validate_containers(
-    spec: PodSpec, original: PodSpec, path: str
+    spec: PodSpec, original: PodSpec, path: str, claim_names: set[str] | None = None
 ) -> tuple[list[FieldError], list[str]]:
     """validateContainers; also returns every name seen (for the init/ephemeral checks)."""
     if not spec.containers:
@@ -217,7 +229,7 @@ def validate_containers(
     names: list[str] = []
     for i, c in enumerate(spec.containers):
         p = index(path, i)
-        errs += validate_container_common(c, p, _nth(original.containers, i))
+        errs += validate_container_common(c, p, _nth(original.containers, i), claim_names)
         name = c.name or ""
         # Unique among app containers; collisions with init/ephemeral names are reported
         # on those (so no error is reported twice).
@@ -231,14 +243,18 @@ def validate_containers(
 
 
 def validate_init_containers(
-    spec: PodSpec, original: PodSpec, path: str, app_names: list[str]
+    spec: PodSpec,
+    original: PodSpec,
+    path: str,
+    app_names: list[str],
+    claim_names: set[str] | None = None,
 ) -> list[FieldError]:
     """validateInitContainers: sidecars (restartPolicy: Always) and plain init containers."""
     errs: list[FieldError] = []
     names = list(app_names)
     for i, c in enumerate(spec.init_list):
         p = index(path, i)
-        errs += validate_container_common(c, p, _nth(original.init_list, i))
+        errs += validate_container_common(c, p, _nth(original.init_list, i), claim_names)
         sidecar = False
         if c.restart_policy is not None:
             if c.restart_policy not in SUPPORTED_INIT_CONTAINER_RESTART_POLICIES:
@@ -263,7 +279,9 @@ def validate_init_containers(
     return errs
 
 
-def validate_ephemeral_containers(spec: PodSpec, path: str) -> list[FieldError]:
+def validate_ephemeral_containers(
+    spec: PodSpec, path: str, claim_names: set[str] | None = None
+) -> list[FieldError]:
     """validateEphemeralContainers: names unique across *all* containers, few fields allowed."""
     raw = _extra(spec).get("ephemeralContainers")
     if not isinstance(raw, list) or not raw:
@@ -281,7 +299,7 @@ def validate_ephemeral_containers(spec: PodSpec, path: str) -> list[FieldError]:
         except ValidationError:  # a badly typed field: report the container only
             errs.append(FieldError(p, "FieldValueTypeInvalid", "expected a container", ""))
             continue
-        errs += validate_container_common(c, p, c)
+        errs += validate_container_common(c, p, c, claim_names)
         errs += _container_only_for_pod(c, p)
         name = c.name or ""
         if name in all_names:
@@ -319,7 +337,7 @@ def validate_pod_resources(pod: Pod, original: Pod, path: str) -> list[FieldErro
     if res is None:
         return []
     errs: list[FieldError] = []
-    if _extra(res).get("claims") is not None:
+    if res.claims is not None:  # Go: Claims != nil, so an empty list too
         errs.append(forbidden(child(path, "claims"), MSG_POD_LEVEL_CLAIMS))
     errs += validate_resource_requirements(
         res, path, name_fn=validate_pod_resource_name, original=original.spec.resources
@@ -369,9 +387,16 @@ def validate_pod_resource_consistency(pod: Pod, path: str) -> list[FieldError]:
 def validate_pod_spec(pod: Pod, original: Pod, path: str) -> list[FieldError]:
     """ValidatePodSpec, in its order, for the fields we model."""
     spec, orig = pod.spec, original.spec
-    errs, app_names = validate_containers(spec, orig, child(path, "containers"))
-    errs += validate_init_containers(spec, orig, child(path, "initContainers"), app_names)
-    errs += validate_ephemeral_containers(spec, child(path, "ephemeralContainers"))
+    claim_names = gather_pod_claim_names(spec.resource_claims)
+    errs = validate_pod_resource_claims(spec.resource_claims, child(path, "resourceClaims"))
+    container_errs, app_names = validate_containers(
+        spec, orig, child(path, "containers"), claim_names
+    )
+    errs += container_errs
+    errs += validate_init_containers(
+        spec, orig, child(path, "initContainers"), app_names, claim_names
+    )
+    errs += validate_ephemeral_containers(spec, child(path, "ephemeralContainers"), claim_names)
     errs += validate_pod_resources(pod, original, child(path, "resources"))
 
     # Defaulting turns an empty restartPolicy / dnsPolicy into Always / ClusterFirst.

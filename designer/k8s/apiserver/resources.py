@@ -24,6 +24,7 @@ from designer.k8s.core import (
     ResourceList,
     ResourceRequirements,
     Unquoted,
+    about,
     child,
     forbidden,
     go_scaled_value,
@@ -183,6 +184,7 @@ def validate_resource_requirements(
 
     for name in limits.values:
         fld = key(lim_path, name)
+        start = len(errs)
         errs += name_fn(name, fld)
         errs += limits.parse_error(name, fld)
         q = limits.parsed.get(name)
@@ -195,9 +197,11 @@ def validate_resource_requirements(
                 errs.append(invalid(fld, q.canonical(), msg))
         if name in QOS_COMPUTE_RESOURCES:
             lim_compute = True
+        errs[start:] = about(name, errs[start:])
 
     for name in requests.values:
         fld = key(req_path, name)
+        start = len(errs)
         errs += name_fn(name, fld)
         errs += requests.parse_error(name, fld)
         q = requests.parsed.get(name)
@@ -223,6 +227,7 @@ def validate_resource_requirements(
                 errs.append(invalid(fld, q.canonical(), msg))
         if name in QOS_COMPUTE_RESOURCES:
             req_compute = True
+        errs[start:] = about(name, errs[start:])
 
     if not lim_compute and not req_compute and (req_hugepages or lim_hugepages):
         errs.append(forbidden(path, MSG_HUGEPAGES_NEED_CPU_OR_MEMORY))

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from designer.k8s.apiserver.decode import pod_from_parts
+from designer.k8s.apiserver.dra import DRA_VALIDATORS
 from designer.k8s.apiserver.pod import MSG_NAME_REQUIRED, validate_labels, validate_pod
 from designer.k8s.apiserver.resources import MSG_NEGATIVE
 from designer.k8s.core import (
@@ -558,6 +559,8 @@ VALIDATORS: dict[str, Callable[[dict[str, Any]], list[FieldError]]] = {
     "Job": validate_job,
     "Service": validate_service,
     "HorizontalPodAutoscaler": validate_hpa,
+    # ResourceClaimTemplate, ResourceClaim, DeviceClass (resource.k8s.io/v1)
+    **DRA_VALIDATORS,
 }
 
 

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 from designer.k8s.check.manifests import (
-    TEMPLATE_KINDS_WORKLOAD,
     CheckedObject,
+    CheckResult,
+    InputError,
+    check_files,
     check_text,
     check_texts,
     pod_template_manifest,
 )
 
 __all__ = [
+    "CheckResult",
     "CheckedObject",
-    "TEMPLATE_KINDS_WORKLOAD",
+    "InputError",
+    "check_files",
     "check_text",
     "check_texts",
     "pod_template_manifest",

@@ -7,14 +7,16 @@ from __future__ import annotations
 
 import gc
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 
 from designer.k8s.apiserver import pod_from_parts, pod_with_defaults
+from designer.k8s.check.claims import ClaimLinks, link_claims, read_dra_objects
 from designer.k8s.core import FieldError, name_is_dns_subdomain
 from designer.k8s.design import PodReport, failed_report, pod_report
+from designer.k8s.dra import DraObjects
 from designer.k8s.kubelet import pod_qos
 from designer.k8s.manifest import (
     MAX_INPUT_BYTES,
@@ -25,12 +27,6 @@ from designer.k8s.manifest import (
 )
 from designer.k8s.scheduler import effective_limits, effective_requests
 
-TEMPLATE_KINDS_WORKLOAD = {
-    "Deployment": "inference",
-    "StatefulSet": "inference",
-    "Job": "batch",
-    "CronJob": "batch",
-}
 # Set by the API server when it stores an object; meaningless in a manifest you apply.
 SERVER_METADATA = (
     "managedFields",
@@ -84,10 +80,12 @@ class CheckedObject:
     file: str
     workload: Workload
     report: PodReport
+    # Dynamic Resource Allocation: the pod's claims linked to the input (check.claims).
+    links: ClaimLinks | None = None
 
     def as_dict(self) -> dict[str, Any]:
         w = self.workload
-        return {
+        out = {
             "file": self.file,
             "document": w.document,
             "path": w.path,
@@ -96,6 +94,8 @@ class CheckedObject:
             "namespace": w.namespace,
             **self.report.as_dict(),
         }
+        out.update((self.links or ClaimLinks()).fields(out["warnings"]))
+        return out
 
 
 def metadata_path(workload: Workload) -> str:
@@ -240,17 +240,59 @@ def _undecodable_report(workload: Workload, errors: list[FieldError]) -> PodRepo
     return PodReport(None, qos, requests, limits, errors, [])
 
 
+@dataclass(frozen=True)
+class InputError:
+    """What could not be read: a whole file (``document`` None) or one document of it."""
+
+    file: str
+    document: int | None
+    message: str
+    hostile: bool = False  # refused to protect the reader (see manifest.Document.hostile)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "document": self.document, "message": self.message}
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """Every object found in some files and what could not be read."""
+
+    objects: list[CheckedObject]
+    errors: list[InputError]
+    # The resource.k8s.io objects of the input, checked and linked (check.claims).
+    dra_objects: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def hostile(self) -> list[InputError]:
+        return [e for e in self.errors if e.hostile]
+
+    def as_dict(self) -> dict[str, Any]:
+        """The ``podspec check --format json`` document."""
+        return {
+            "objects": [o.as_dict() for o in self.objects],
+            "errors": [e.as_dict() for e in self.errors],
+            "draObjects": self.dra_objects,
+        }
+
+
 def check_text(
     file: str,
     text: str | bytes,
     *,
     max_bytes: int = MAX_INPUT_BYTES,
     max_workloads: int | None = None,
-) -> tuple[list[CheckedObject], list[dict[str, Any]]]:
+) -> tuple[list[CheckedObject], list[InputError]]:
     """Objects found in one file and what could not be read, with file and document.
 
     ``max_workloads`` bounds the work a caller accepts (the web's budget): more documents
     than that are refused before parsing, more workloads before any is checked."""
+    objects, errors, dra = _check_file(file, text, max_bytes, max_workloads)
+    return link_claims(objects, dra)[0], errors
+
+
+def _check_file(
+    file: str, text: str | bytes, max_bytes: int, max_workloads: int | None = None
+) -> tuple[list[CheckedObject], list[InputError], DraObjects]:
     # A parsed manifest is a large tree of acyclic, long-lived objects: the cyclic garbage
     # collector would walk it again and again while parsing and reporting allocate (a third
     # of the time on a 10,000-pod List) and find nothing to free, so it pauses meanwhile.
@@ -265,22 +307,42 @@ def check_text(
 
 def _check_text(
     file: str, text: str | bytes, max_bytes: int, max_workloads: int | None = None
-) -> tuple[list[CheckedObject], list[dict[str, Any]]]:
+) -> tuple[list[CheckedObject], list[InputError], DraObjects]:
     try:
         if max_workloads is None:
             documents = read_documents(text, max_bytes=max_bytes)
         else:
             documents = read_documents(text, max_bytes=max_bytes, max_documents=max_workloads + 1)
     except ManifestError as exc:
-        return [], [{"file": file, "document": None, "message": str(exc)}]
+        return [], [InputError(file, None, str(exc))], DraObjects()
     workloads, read_errors = find_workloads(documents)
     if max_workloads is not None and len(workloads) > max_workloads:
         message = f"input has {len(workloads):,} workloads; the limit is {max_workloads:,}"
-        return [], [{"file": file, "document": None, "message": message}]
+        return [], [InputError(file, None, message)], DraObjects()
     memo: dict[bytes, PodReport] = {}
     objects = [check_workload(file, w, memo) for w in workloads]
-    errors = [{"file": file, "document": e.document, "message": e.message} for e in read_errors]
-    return objects, errors
+    errors = [InputError(file, e.document, e.message, e.hostile) for e in read_errors]
+    return objects, errors, read_dra_objects(file, documents)
+
+
+def check_files(
+    inputs: list[tuple[str, str | bytes]],
+    *,
+    max_bytes: int = MAX_INPUT_BYTES,
+    max_workloads: int | None = None,
+) -> CheckResult:
+    """Every object of several files, and what could not be read."""
+    objects: list[CheckedObject] = []
+    errors: list[InputError] = []
+    dra = DraObjects()
+    for file, text in inputs:
+        found, failed, dra_found = _check_file(file, text, max_bytes, max_workloads)
+        objects += found
+        errors += failed
+        dra.extend(dra_found)
+    # Claims link across files: a template in one file serves a pod in another.
+    objects, dra_objects = link_claims(objects, dra)
+    return CheckResult(objects, errors, dra_objects)
 
 
 def check_texts(
@@ -290,10 +352,4 @@ def check_texts(
     max_workloads: int | None = None,
 ) -> dict[str, Any]:
     """The ``--format json`` document for several files."""
-    objects: list[CheckedObject] = []
-    errors: list[dict[str, Any]] = []
-    for file, text in inputs:
-        found, failed = check_text(file, text, max_bytes=max_bytes, max_workloads=max_workloads)
-        objects += found
-        errors += failed
-    return {"objects": [o.as_dict() for o in objects], "errors": errors}
+    return check_files(inputs, max_bytes=max_bytes, max_workloads=max_workloads).as_dict()

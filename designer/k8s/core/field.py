@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 # field.ErrorType -> ErrorType.String()
@@ -122,6 +122,9 @@ class FieldError:
     type: str  # field.ErrorType, e.g. "FieldValueInvalid"
     message: str  # the detail, e.g. "must be less than or equal to cpu limit of 1"
     value: Any = None  # the bad value; an Unquoted value prints bare, as Go prints a Stringer
+    # The resource the error is about, when its path does not end in it (a requests map
+    # compared with its limits, "Limit must be set ..."): for showing it beside that resource.
+    resource: str | None = field(default=None, compare=False)
 
     def body(self) -> str:
         """field.Error.ErrorBody(): the text after ``<field>: ``."""
@@ -207,3 +210,8 @@ def go_map(labels: Any) -> Unquoted:
         return Unquoted("map[string]string(nil)")
     items = ", ".join(f"{go_quote(str(k))}:{go_quote(str(v))}" for k, v in sorted(labels.items()))
     return Unquoted("map[string]string{" + items + "}")
+
+
+def about(resource: str, errors: list[FieldError]) -> list[FieldError]:
+    """``errors`` marked as being about ``resource`` (those not marked already)."""
+    return [e if e.resource is not None else replace(e, resource=resource) for e in errors]

@@ -32,9 +32,21 @@ class K8sModel(BaseModel):
         return self.model_dump(by_alias=True, exclude_none=True, mode="json")
 
 
+class ContainerResourceClaim(K8sModel):
+    """A container's ``resources.claims[]`` entry (core/v1 ResourceClaim, Kubernetes 1.34):
+    the pod claim it uses (``name``, one of ``spec.resourceClaims[].name``) and, optionally,
+    one request of that claim (``request``; with firstAvailable, the parent request)."""
+
+    name: str | None = None
+    request: str | None = None
+
+
 class ResourceRequirements(K8sModel):
     requests: ResourceList | None = None
     limits: ResourceList | None = None
+    # Dynamic Resource Allocation (resource.k8s.io/v1, GA in 1.34). Only containers may set
+    # it: at pod level the API server forbids it.
+    claims: list[ContainerResourceClaim] | None = None
 
 
 class Container(K8sModel):
@@ -55,6 +67,11 @@ class Container(K8sModel):
         return (self.resources.limits if self.resources else None) or {}
 
     @property
+    def claims(self) -> list[ContainerResourceClaim]:
+        """The DRA claims this container uses (``resources.claims``)."""
+        return (self.resources.claims if self.resources else None) or []
+
+    @property
     def is_sidecar(self) -> bool:
         """True for an init container that is a native sidecar (KEP-753)."""
         return self.restart_policy == "Always"
@@ -65,6 +82,18 @@ class ObjectMeta(K8sModel):
     namespace: str | None = None
     labels: dict[str, str] | None = None
     annotations: dict[str, str] | None = None
+
+
+class PodResourceClaim(K8sModel):
+    """A pod's ``spec.resourceClaims[]`` entry (core/v1 PodResourceClaim, Kubernetes 1.34):
+    a name the containers refer to and exactly one source, a ResourceClaim shared by every
+    pod that names it or a ResourceClaimTemplate from which each pod gets its own claim."""
+
+    name: str | None = None
+    resource_claim_name: str | None = Field(default=None, alias="resourceClaimName")
+    resource_claim_template_name: str | None = Field(
+        default=None, alias="resourceClaimTemplateName"
+    )
 
 
 class PodSpec(K8sModel):
@@ -78,6 +107,7 @@ class PodSpec(K8sModel):
     node_selector: dict[str, str] | None = Field(default=None, alias="nodeSelector")
     tolerations: list[dict[str, Any]] | None = None
     volumes: list[dict[str, Any]] | None = None
+    resource_claims: list[PodResourceClaim] | None = Field(default=None, alias="resourceClaims")
 
     @property
     def init_list(self) -> list[Container]:

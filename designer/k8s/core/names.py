@@ -141,6 +141,21 @@ def name_is_dns_label(name: str, prefix: bool = False) -> list[str]:
     return is_dns1123_label(_mask_trailing_dash(name) if prefix else name)
 
 
+C_IDENTIFIER_FMT = "[A-Za-z_][A-Za-z0-9_]*"
+C_IDENTIFIER_MSG = (
+    "a valid C identifier must start with alphabetic character or '_', followed by a string "
+    "of alphanumeric characters or '_'"
+)
+_C_IDENTIFIER_RE = re.compile("^" + C_IDENTIFIER_FMT + "$")
+
+
+def is_c_identifier(value: str) -> list[str]:
+    """validation.IsCIdentifier (DRA attribute and capacity names)."""
+    if _C_IDENTIFIER_RE.match(value):
+        return []
+    return [regex_error(C_IDENTIFIER_MSG, C_IDENTIFIER_FMT, "my_name", "MY_NAME", "MyName")]
+
+
 DNS1035_LABEL_FMT = "[a-z]([-a-z0-9]*[a-z0-9])?"
 DNS1035_LABEL_MSG = (
     "a DNS-1035 label must consist of lower case alphanumeric characters or '-', "

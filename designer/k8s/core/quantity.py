@@ -126,6 +126,66 @@ def _fits_int64(x: int) -> bool:
     return _MIN_INT64 <= x <= _MAX_INT64
 
 
+def _wrap64(x: int) -> int:
+    """Go's int64 arithmetic: the result modulo 2**64, as a signed number."""
+    x &= 0xFFFFFFFFFFFFFFFF
+    return x - (1 << 64) if x >= 1 << 63 else x
+
+
+def _big_int64(x: int) -> int:
+    """big.Int.Int64(): the low 64 bits of |x|, then the sign."""
+    low = _wrap64(abs(x))
+    return _wrap64(-low) if x < 0 else low
+
+
+def _go_div(a: int, b: int) -> int:
+    """Go's integer /, which truncates toward zero."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+def _int64_multiply_scale(a: int, b: int) -> tuple[int, bool]:
+    """math.go int64MultiplyScale (and its Scale10/100/1000 twins): the wrapped product."""
+    if a in (0, 1):
+        return a * b, True
+    if a == _MIN_INT64:
+        return 0, False
+    c = _wrap64(a * b)
+    return c, _go_div(c, b) == a
+
+
+def _positive_scale_int64(base: int, scale: int) -> int:
+    """math.go positiveScaleInt64, whose ok flag ScaledValue ignores."""
+    if scale == 0:
+        return base
+    if scale in (1, 2, 3, 6, 9):
+        return _int64_multiply_scale(base, 10**scale)[0]
+    value = base
+    for _ in range(max(scale, 0)):  # a negative (wrapped int32) scale runs no iteration
+        value, ok = _int64_multiply_scale(value, 10)
+        if not ok:
+            return 0
+    return value
+
+
+def _negative_scale_int64(base: int, scale: int) -> int:
+    """math.go negativeScaleInt64: divide by 10**scale, rounding away from zero."""
+    if scale <= 0:
+        return base
+    value, fraction = base, False
+    for _ in range(scale):
+        if not fraction and _go_rem(value, 10) != 0:
+            fraction = True
+        value = _go_div(value, 10)
+        if value == 0:
+            if fraction:
+                return 1 if base > 0 else -1
+            return 0
+    if fraction:
+        value += 1 if base > 0 else -1
+    return value
+
+
 def _normalise(digits: str, exp: int) -> tuple[str, int]:
     """Strip leading zeros and move trailing zeros into the exponent."""
     d = digits.lstrip("0")
@@ -535,20 +595,25 @@ class Quantity:
         return result
 
     def go_scaled_value(self, scale: int) -> int:
-        """``ScaledValue(scale)`` exactly as Go v1.32 computes it, int64 overflow included.
+        """ScaledValue(scale) exactly as Go computes it, int64 overflow included.
 
-        Validation calls ``MilliValue()`` / ``Value()`` on whatever the user wrote
-        (``ValidateResourceQuantityValue``: ``value.MilliValue()%1000``), so an absurd
-        value must give Go's int64, not an error: ``1e999999999`` is an int64Amount whose
-        MilliValue is 0 (positiveScaleInt64 gives up), ``123456789012M`` wraps.  Only the
-        low 64 bits of a long coefficient matter (10**64 is 0 modulo 2**64), so this is
-        cheap for a million digits too.  Newer apimachinery saturates instead; v1.32 (the
-        kubectl the engine is checked against) does not.
+        Value() is ``go_scaled_value(0)`` and MilliValue() ``go_scaled_value(-3)``. Where
+        :meth:`_scaled_value` refuses a value that does not fit an int64, this returns what
+        Go's code really yields, which is what the kubelet and the scheduler compute with:
+
+        * int64 form (amount.go AsScaledInt64, math.go positiveScaleInt64): scaling up by
+          1, 2, 3, 6 or 9 digits wraps the product around (``1e16`` cores is 10P cores,
+          MilliValue ``-8446744073709551616``); any other number of digits multiplies by 10
+          in a loop that gives up with **0** on overflow (``1e999`` -> MilliValue 0);
+        * inf.Dec form (scale_int.go scaledValue): ``Int64()`` keeps the low 64 bits, and
+          scaling up multiplies by ``int64(math.Pow10(n))``, which for n >= 19 is a float
+          beyond int64 that amd64 converts to -2**63 (arm64 saturates instead; amd64 is
+          modelled). Only the low 64 bits of the unscaled value are computed (10**64 is 0
+          modulo 2**64), so ``12345678901234567890e999999999`` costs no billion-digit integer.
         """
         if self._digits == "0":
             return 0
         if self._i64 is not None:
-            # amount.go AsScaledInt64: Scale is int32, so the differences wrap.
             v, s = self._i64
             if s < scale:
                 return _negative_scale_int64(v, _i32(scale - s))
@@ -650,64 +715,9 @@ class Quantity:
 _U64: Final = 1 << 64
 
 
-def _wrap64(n: int) -> int:
-    """An int64 operation that overflowed: the low 64 bits, two's complement."""
-    n &= _U64 - 1
-    return n - _U64 if n > _MAX_INT64 else n
-
-
 def _low64(digits: str) -> int:
     """int(digits) modulo 2**64 from the last 64 digits: 10**64 is a multiple of 2**64."""
     return int(digits[-64:]) % _U64 if digits else 0
-
-
-def _go_div(a: int, b: int) -> int:
-    """Go's integer division, which truncates toward zero."""
-    q = abs(a) // abs(b)
-    return -q if (a < 0) != (b < 0) else q
-
-
-def _int64_multiply_scale(a: int, b: int) -> tuple[int, bool]:
-    """int64MultiplyScale (and the ...Scale10/100/1000 variants): wrapped a*b, ok."""
-    if a in (0, 1):
-        return a * b, True
-    if a == _MIN_INT64:
-        return 0, False
-    c = _wrap64(a * b)
-    return c, _go_div(c, b) == a
-
-
-def _positive_scale_int64(base: int, scale: int) -> int:
-    """positiveScaleInt64's value: the wrapped product for 1, 2, 3, 6 and 9; for any
-    other scale a loop of *10 that returns 0 at the first overflow (and no loop at all
-    for a negative, int32-wrapped scale)."""
-    if scale == 0:
-        return base
-    if scale in (1, 2, 3, 6, 9):
-        return _int64_multiply_scale(base, 10**scale)[0]
-    if scale < 0:
-        return base
-    value = base
-    for _ in range(min(scale, 20)):  # a non-zero int64 overflows within 19 steps
-        value, ok = _int64_multiply_scale(value, 10)
-        if not ok:
-            return 0
-    return value if scale <= 20 else 0
-
-
-def _negative_scale_int64(base: int, scale: int) -> int:
-    """negativeScaleInt64's value: divide by 10**scale, rounding away from zero."""
-    if scale <= 0:
-        return base
-    value, fraction = base, False
-    for _ in range(min(scale, 20)):
-        fraction = fraction or value % 10 != 0
-        value = _go_div(value, 10)
-        if value == 0:
-            return (1 if base > 0 else -1) if fraction else 0
-    if fraction:
-        value += 1 if base > 0 else -1
-    return value
 
 
 def _dec_scaled_value(neg: bool, digits: str, exp: int, dscale: int, scale: int) -> int:

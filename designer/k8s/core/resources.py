@@ -26,6 +26,7 @@ given: pass the defaulted pod (apiserver.pod_with_defaults) to get what Kubernet
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Literal
 
 from designer.k8s.core.model import Container, Pod, ResourceList, ResourceValue
@@ -165,6 +166,62 @@ def parse_resources(resources: Mapping[str, ResourceValue] | None) -> ResourceMa
 def unreadable_names(resources: Mapping[str, ResourceValue] | None) -> list[str]:
     """Names whose value cannot be read as a quantity."""
     return [n for n, v in (resources or {}).items() if parse_quantity(v) is None]
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    """A resource value that cannot be read as a quantity, with the field it sits at.
+
+    The API server rejects such a pod, so no scheduler or kubelet ever computes with it;
+    an answer that depends on it can only say that it cannot be computed.
+    """
+
+    field: str  # e.g. "spec.containers[0].resources.limits[memory]"
+    resource: str
+    value: str  # as written
+
+    def as_dict(self) -> dict[str, str]:
+        return {"field": self.field, "resource": self.resource, "value": self.value}
+
+
+def _shown(value: ResourceValue) -> str:
+    return value if isinstance(value, str) else str(value)
+
+
+def unreadable_quantities(
+    pod: Pod,
+    spec_path: str = "spec",
+    *,
+    keep: Callable[[str], bool] | None = None,
+    as_requests: bool = False,
+) -> list[Unreadable]:
+    """The values of ``pod`` (containers, pod level, overhead) that are not quantities.
+
+    ``keep`` limits the resource names looked at. With ``as_requests`` only the values a
+    request is or defaults to are listed: a request, or the limit a missing request is
+    copied from (SetDefaults_Pod), which is everything the scheduler's sums read.
+    """
+    out: list[Unreadable] = []
+
+    def check(requests: ResourceList, limits: ResourceList, path: str) -> None:
+        for kind, values in (("requests", requests), ("limits", limits)):
+            for name, value in values.items():
+                if keep is not None and not keep(name):
+                    continue
+                if as_requests and kind == "limits" and name in requests:
+                    continue
+                if parse_quantity(value) is None:
+                    out.append(Unreadable(f"{path}.{kind}[{name}]", name, _shown(value)))
+
+    for rel, c in pod.spec.all_containers():
+        check(c.requests, c.limits, f"{spec_path}.{rel}.resources")
+    res = pod.spec.resources
+    if res is not None:
+        check(res.requests or {}, res.limits or {}, f"{spec_path}.resources")
+    for name, value in (pod.spec.overhead or {}).items():
+        if (keep is None or keep(name)) and parse_quantity(value) is None:
+            out.append(Unreadable(f"{spec_path}.overhead[{name}]", name, _shown(value)))
+    return out
 
 
 def container_resources(container: Container, kind: Kind) -> ResourceMap:
@@ -339,8 +396,9 @@ def format_resources(resources: Mapping[str, Quantity]) -> dict[str, str]:
 
 
 def go_scaled_value(q: Quantity, milli: bool = False) -> int:
-    """Value() / MilliValue() as the API server computes them, Go's int64 overflow
-    included (``memory: 1e22``, ``nvidia.com/gpu: 1e999999999``): never fails."""
+    """Value() / MilliValue() exactly as Go computes them, silent int64 overflow included
+    (see Quantity.go_scaled_value): the API server, the scheduler and the kubelet all compute
+    with that number, so we do the same and never fail."""
     return q.go_scaled_value(-3 if milli else 0)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from designer.k8s.core import Quantity, QuantityError
 from designer.k8s.design.model import ContainerDesign, Design, apply_size, preset_design
 from designer.k8s.design.planning import gpu_resource_name, headroom_proposal
-from designer.k8s.design.workload_types import SIZE_KEYS
+from designer.k8s.design.workload_types import workload_type
 
 
 def gpu_container(design: Design) -> ContainerDesign | None:
@@ -19,12 +19,13 @@ def gpu_container(design: Design) -> ContainerDesign | None:
 def apply_gpu_choice(design: Design) -> Design:
     """Set the GPU container's resource name (and a whole count) for the sharing choice."""
     design = design.model_copy(deep=True)
-    name, profile, problem = gpu_resource_name(design.gpu)
+    name, _profile, problem = gpu_resource_name(design.gpu)
     target = gpu_container(design)
     if problem or name is None or target is None:
         return design
-    if profile is not None:
-        design.gpu.profile = profile.name
+    # The profile field keeps what the user picked (nothing, when the memory need chose it):
+    # writing the derived profile there would make it look picked by hand, and a picked
+    # profile is never overridden by the memory need (planning.mig_choice).
     target.gpu_resource = name
     count = target.gpus.strip()
     # ASCII digits only: str.isdigit() also accepts "²", which int() refuses.
@@ -50,10 +51,6 @@ def apply_headroom(design: Design, limit: str) -> Design:
     except (QuantityError, ValueError, TypeError, OverflowError):
         above = False
     if follows or above:
-        target.memory_request = limit
-    target.memory_limit = limit
-    return design
-    if target.memory_request.strip() == target.memory_limit.strip() and target.memory_request:
         target.memory_request = limit
     target.memory_limit = limit
     return design
@@ -101,6 +98,6 @@ def design_action(design: Design, action: str, changed: str = "") -> Design:
             fresh = preset_design(design.workload)
             fresh.containers += design.containers[1:]
             design = fresh
-        elif design.size in SIZE_KEYS:
+        elif design.size in workload_type(design.workload).presets:
             design = apply_size(design, design.size)
     return design

@@ -1,24 +1,25 @@
 """Advice for a workload type: not errors (the API server accepts these pods) but choices
 that cost users evictions, stalls or wasted capacity.
 
-Rules are data: each ``AdviceRule`` says which workload types it applies to, a check that
-returns the message params when the rule fires (or None), the message, and the reason
-behind it. To add a rule, append one to ``RULES``.
+Rules are data: each ``AdviceRule`` says which workload traits it applies to (None: every
+workload type; see workload_types.TRAITS), a check that returns the message params when the
+rule fires (or None), the message, and the reason behind it. To add a rule, append one to
+``RULES``; to have a new workload type get a rule, give it the rule's trait.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from designer.k8s.core import Container, Pod, Quantity, QuantityError, gettext_noop
+from designer.k8s.core import Container, Message, Pod, Quantity, QuantityError, gettext_noop
+from designer.k8s.design.workload_types import workload_type
+from designer.k8s.gpu import requested_gpus
 
 GIB = 1024**3
-TRAINING = frozenset({"training", "distributed"})
-BATCH = frozenset({"batch", "preprocessing"})
-ALL = frozenset({"training", "distributed", "inference", "batch", "preprocessing"})
+ALL = None  # a rule for every workload type
 
 # Data-loading rules of thumb for GPU pods (per GPU); below these the GPU waits on input.
 MIN_CPUS_PER_GPU = 4
@@ -38,7 +39,7 @@ class AdviceContext:
 @dataclass(frozen=True)
 class AdviceRule:
     code: str
-    workloads: frozenset[str]
+    traits: frozenset[str] | None  # fires for workload types with any of these traits
     check: Callable[[AdviceContext], dict[str, Any] | None]
     message: str
     reason: str
@@ -47,17 +48,16 @@ class AdviceRule:
 @dataclass(frozen=True)
 class Advice:
     code: str
-    message: str  # English, params filled in
-    reason: str
-    message_template: str
-    reason_template: str
-    params: dict[str, Any] = field(default_factory=dict)
+    message: Message
+    reason: Message
 
     def as_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "message": self.message, "reason": self.reason}
+        return {"code": self.code, "message": self.message.text, "reason": self.reason.text}
 
 
 def _quantity(value: Any) -> Quantity | None:
+    if value is None:  # not set (Quantity.from_json would read JSON null as 0)
+        return None
     try:
         return Quantity.from_json(value)
     except (QuantityError, ValueError, TypeError):
@@ -177,7 +177,7 @@ def _round(value: Fraction) -> str:
 RULES: tuple[AdviceRule, ...] = (
     AdviceRule(
         "training-not-guaranteed",
-        TRAINING,
+        frozenset({"evicting-loses-work"}),
         _not_guaranteed,
         gettext_noop("This training pod is %(qos)s, not Guaranteed."),
         gettext_noop(
@@ -188,7 +188,7 @@ RULES: tuple[AdviceRule, ...] = (
     ),
     AdviceRule(
         "inference-requests-differ",
-        frozenset({"inference"}),
+        frozenset({"latency-sensitive"}),
         _inference_requests_differ,
         gettext_noop(
             "Container “%(container)s” has a %(resource)s request that differs from its limit."
@@ -210,7 +210,7 @@ RULES: tuple[AdviceRule, ...] = (
     ),
     AdviceRule(
         "cpu-per-gpu",
-        TRAINING | frozenset({"batch"}),
+        frozenset({"data-loading"}),
         _cpu_per_gpu,
         gettext_noop("Only %(per_gpu)s CPU per GPU requested (suggested: at least %(minimum)s)."),
         gettext_noop(
@@ -220,7 +220,7 @@ RULES: tuple[AdviceRule, ...] = (
     ),
     AdviceRule(
         "memory-per-gpu",
-        TRAINING | frozenset({"batch"}),
+        frozenset({"data-loading"}),
         _memory_per_gpu,
         gettext_noop(
             "Only %(per_gpu)s GiB of memory per GPU requested "
@@ -233,19 +233,19 @@ RULES: tuple[AdviceRule, ...] = (
     ),
     AdviceRule(
         "no-memory-headroom",
-        BATCH,
+        frozenset({"retried"}),
         _no_memory_headroom,
         gettext_noop(
             "Container “%(container)s” has a memory limit with no headroom above its request."
         ),
         gettext_noop(
             "Memory is not compressible: a spiky job that crosses its limit is OOM-killed. Keep "
-            "the request at typical use and the limit 20-30% above the observed peak."
+            "the request at typical use and the limit 20-30%% above the observed peak."
         ),
     ),
     AdviceRule(
         "batch-guaranteed",
-        BATCH,
+        frozenset({"retried"}),
         _batch_guaranteed,
         gettext_noop("This batch pod is Guaranteed."),
         gettext_noop(
@@ -255,7 +255,7 @@ RULES: tuple[AdviceRule, ...] = (
     ),
     AdviceRule(
         "missing-shm",
-        TRAINING,
+        frozenset({"shared-memory"}),
         _missing_shm,
         gettext_noop("No memory-backed /dev/shm volume."),
         gettext_noop(
@@ -293,31 +293,20 @@ def pod_advice(
     qos_class: str | None,
     requests: dict[str, Quantity],
     limits: dict[str, Quantity],
+    *,
+    claim_gpus: int = 0,
 ) -> list[Advice]:
-    """The advice rules that fire for this pod and workload type, in rule order."""
-    gpu_count = int(
-        sum(
-            _fraction(q)
-            for name, q in requests.items()
-            if name.endswith("/gpu") or name.startswith("nvidia.com/mig-")
-        )
-    )
+    """The advice rules that fire for this pod and workload type, in rule order; GPUs from
+    DRA claims (``claim_gpus``) count like requested ones."""
+    gpu_count = int(requested_gpus(requests)) + claim_gpus
     ctx = AdviceContext(pod, workload, qos_class, requests, limits, gpu_count)
+    traits = workload_type(workload).traits
     advice = []
     for rule in RULES:
-        if workload not in rule.workloads:
+        if rule.traits is not None and not rule.traits & traits:
             continue
         params = rule.check(ctx)
         if params is None:
             continue
-        advice.append(
-            Advice(
-                code=rule.code,
-                message=rule.message % params if params else rule.message,
-                reason=rule.reason,
-                message_template=rule.message,
-                reason_template=rule.reason,
-                params=params,
-            )
-        )
+        advice.append(Advice(rule.code, Message(rule.message, params), Message(rule.reason, {})))
     return advice

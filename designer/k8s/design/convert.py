@@ -7,16 +7,17 @@ import shlex
 from typing import Any
 
 from designer.k8s.core import Container, MessageError, Pod, Quantity, gettext_noop
+from designer.k8s.design.dra import apply_claims
 from designer.k8s.design.export import ExportSettings
 from designer.k8s.design.model import (
     DEFAULT_GPU_RESOURCE,
-    GPU_RESOURCE_CHOICES,
     SHM_VOLUME,
     ContainerDesign,
     Design,
     ExtraResource,
 )
-from designer.k8s.design.workload_types import WORKLOADS
+from designer.k8s.design.workload_types import workload_type
+from designer.k8s.gpu import is_gpu_resource
 
 
 def _resource_maps(c: ContainerDesign) -> tuple[dict[str, str], dict[str, str]]:
@@ -159,6 +160,8 @@ def _pod_object(design: Design) -> dict[str, Any]:
         spec.pop("tolerations", None)
 
     _set_shm(spec, design.shm_size.strip())
+    # GPUs through a DRA claim: claims replace the extended resource (design/dra.py).
+    apply_claims(design, spec)
     obj["spec"] = spec
     return obj
 
@@ -201,7 +204,7 @@ def _split_resources(container: Container) -> dict[str, Any]:
         "ephemeral_request": requests.pop("ephemeral-storage", ""),
         "ephemeral_limit": limits.pop("ephemeral-storage", ""),
     }
-    gpu_names = [n for n in limits if n in GPU_RESOURCE_CHOICES or n.endswith("/gpu")]
+    gpu_names = [n for n in limits if is_gpu_resource(n)]
     if gpu_names:
         name = gpu_names[0]
         fields["gpu_resource"] = name
@@ -269,7 +272,7 @@ def design_from_pod(pod: Pod, workload: str = "training") -> Design:
     meta = dict(manifest.get("metadata") or {})
     tolerations = spec.get("tolerations") or []
     return Design(
-        workload=workload if workload in WORKLOADS else "training",
+        workload=workload_type(workload).id,
         size="custom",
         name=str(meta.get("name") or ""),
         namespace=str(meta.get("namespace") or ""),

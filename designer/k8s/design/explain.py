@@ -1,64 +1,30 @@
-"""Why the export looks as it does: lines the designer shows under the YAML."""
+"""Why the export looks as it does: the sentences the designer shows under the YAML.
+
+Every line is a ``core.Message`` (a gettext_noop template and its params): the CLI and JSON API
+print its English ``text``, the pages translate it. The first lines come from the export kind's
+record (``export.EXPORT_KINDS``: why this kind, what happens to restartPolicy); the rest from
+the kind's explainer in ``EXPLAINERS``, when it has one."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from designer.k8s.apiserver import int_or_percent_value
-from designer.k8s.core import gettext_noop
+from designer.k8s.core import Message, gettext_noop
 from designer.k8s.design.export import (
-    DEFAULT_KINDS,
     GPU_METRIC_NAME,
     ExportSettings,
     PodFacts,
-    _copies,
     effective_kind,
+    export_kind,
     job_totals,
     rollout_values,
 )
-from designer.k8s.design.workload_types import WORKLOADS
+from designer.k8s.design.workload_types import workload_type
 
-# --- explaining ----------------------------------------------------------------------------
-
-Line = tuple[str, dict[str, Any]]
-
-KIND_REASONS: dict[str, str] = {
-    "Pod": gettext_noop(
-        "A bare Pod runs once: nothing recreates it if it fails, is evicted or loses its "
-        "node. That suits a single training run you watch (save checkpoints to resume "
-        "from); choose Job to have failed runs retried."
-    ),
-    "Deployment": gettext_noop(
-        "A Deployment keeps %(replicas)s identical replicas of the pod running and replaces "
-        "them gradually on every change: the shape of a long-running online inference "
-        "service."
-    ),
-    "Job": gettext_noop(
-        "A Job runs the pod to completion and retries it when it fails or is evicted. Batch "
-        "work and preprocessing may be evicted first under node pressure and must tolerate "
-        "it: make the work idempotent or resume from checkpoints."
-    ),
-    "IndexedJob": gettext_noop(
-        "An Indexed Job starts %(workers)s workers with fixed ranks (0 to %(last)s) and "
-        "stable hostnames, which is what torchrun needs to rendezvous at worker 0."
-    ),
-}
 MSG_NOT_DEFAULT = gettext_noop(
     "Exported as %(kind)s; the usual choice for %(workload)s is %(default)s."
 )
-RESTART_CHANGED: dict[str, str] = {
-    "Deployment": gettext_noop(
-        "The pod's restartPolicy %(old)s becomes Always: a Deployment's pods are always restarted."
-    ),
-    "Job": gettext_noop(
-        "The pod's restartPolicy %(old)s becomes %(new)s: a Job's pods may only use "
-        "OnFailure or Never."
-    ),
-    "IndexedJob": gettext_noop(
-        "The pod's restartPolicy %(old)s becomes Never: a failed worker is replaced by a new "
-        "pod with the same index, and the group restarts together."
-    ),
-}
 MSG_ROLLOUT_GPU = gettext_noop(
     "Rollout: maxSurge 0, maxUnavailable 1. A surge pod would need %(gpus)s free GPU(s) on "
     "some node before it could start, and a busy GPU pool rarely has them, so the rollout "
@@ -156,161 +122,157 @@ MSG_TOTALS_HPA = gettext_noop(
 )
 
 
+MSG_GPUS = gettext_noop("%(count)s GPUs")
+MSG_WORKERS = gettext_noop("%(count)s workers")
+
+Explainer = Callable[[ExportSettings, PodFacts], list[Message]]
+
+
 def _totals_text(totals: dict[str, str]) -> str:
     return ", ".join(f"{name} {value}" for name, value in totals.items())
 
 
-def explain_export(settings: ExportSettings, workload: str, pod: PodFacts) -> list[Line]:
-    """(message template, params) lines explaining the export, in display order."""
+def explain_export(settings: ExportSettings, workload: str, pod: PodFacts) -> list[Message]:
+    """The sentences explaining the export, in display order."""
     kind = effective_kind(settings, workload)
-    default = DEFAULT_KINDS.get(workload, "Pod")
-    gpus = pod.gpus
-    manifest = pod.manifest
-    spec = manifest.get("spec") if isinstance(manifest.get("spec"), dict) else {}
-    old_restart = spec.get("restartPolicy")
-    lines: list[Line] = []
-
+    record = export_kind(kind)
+    workload_record = workload_type(workload)
+    default = workload_record.default_export_kind
     replicas_text = (
         f"{settings.hpa_min}–{settings.hpa_max}" if settings.hpa else str(settings.replicas)
     )
-    lines.append(
-        (
-            KIND_REASONS[kind],
-            {
-                "replicas": replicas_text,
-                "workers": settings.workers,
-                "last": settings.workers - 1,
-            },
+    lines = [
+        Message(
+            record.reason,
+            {"replicas": replicas_text, "workers": settings.workers, "last": settings.workers - 1},
         )
-    )
+    ]
     if kind != default:
-        spec_w = WORKLOADS.get(workload)
-        lines.append(
-            (
-                MSG_NOT_DEFAULT,
-                {
-                    "kind": kind,
-                    "workload": spec_w.label if spec_w else workload,
-                    "default": default,
-                },
-            )
-        )
-
-    new_restart = {"Deployment": "Always", "Job": settings.job_restart_policy}.get(kind)
-    if kind == "IndexedJob":
-        new_restart = "Never"
-    if new_restart and old_restart and old_restart != new_restart:
-        lines.append((RESTART_CHANGED[kind], {"old": old_restart, "new": new_restart}))
-
-    if kind == "Deployment":
-        lines += _explain_deployment(settings, pod, gpus)
-    elif kind in ("Job", "IndexedJob"):
-        lines += _explain_job(settings, kind, manifest, gpus)
-
-    copies = _copies(settings, kind)
-    if kind in ("Deployment", "IndexedJob") and copies > 1:
-        totals = job_totals(pod, settings, workload)
-        if totals:
-            template = MSG_TOTALS_HPA if kind == "Deployment" and settings.hpa else MSG_TOTALS
-            lines.append((template, {"copies": copies, "totals": _totals_text(totals)}))
+        params = {"kind": kind, "workload": Message(workload_record.label, {}), "default": default}
+        lines.append(Message(MSG_NOT_DEFAULT, params))
+    spec = pod.manifest.get("spec") if isinstance(pod.manifest.get("spec"), dict) else {}
+    old_restart = spec.get("restartPolicy")
+    new_restart = record.restart_policy(settings)
+    if record.restart_note and new_restart and old_restart and old_restart != new_restart:
+        lines.append(Message(record.restart_note, {"old": old_restart, "new": new_restart}))
+    explainer = EXPLAINERS.get(kind)
+    if explainer is not None:
+        lines += explainer(settings, pod)
     return lines
 
 
-def _explain_deployment(settings: ExportSettings, pod: PodFacts, gpus: int) -> list[Line]:
-    lines: list[Line] = []
+def _totals(
+    settings: ExportSettings, pod: PodFacts, kind: str, template: str = MSG_TOTALS
+) -> list[Message]:
+    """What all the pods running at once request together, when there are several."""
+    copies = export_kind(kind).copies(settings)
+    totals = job_totals(pod, settings.model_copy(update={"kind": kind}))
+    if copies <= 1 or not totals:
+        return []
+    return [Message(template, {"copies": copies, "totals": _totals_text(totals)})]
+
+
+def _explain_deployment(settings: ExportSettings, pod: PodFacts) -> list[Message]:
+    gpus = pod.gpus
+    lines: list[Message] = []
     surge, unavailable = rollout_values(settings, gpus)
     defaulted = not settings.max_surge.strip() and not settings.max_unavailable.strip()
     replicas = settings.hpa_min if settings.hpa else settings.replicas
     if defaulted and gpus > 0:
-        lines.append(
-            (
-                MSG_ROLLOUT_GPU,
-                {"gpus": gpus, "replicas": replicas, "serving": max(replicas - 1, 0)},
-            )
-        )
+        params = {"gpus": gpus, "replicas": replicas, "serving": max(replicas - 1, 0)}
+        lines.append(Message(MSG_ROLLOUT_GPU, params))
     elif defaulted:
-        lines.append((MSG_ROLLOUT_DEFAULT, {}))
+        lines.append(Message(MSG_ROLLOUT_DEFAULT, {}))
     else:
-        lines.append((MSG_ROLLOUT_SET, {"surge": str(surge), "unavailable": str(unavailable)}))
+        lines.append(
+            Message(MSG_ROLLOUT_SET, {"surge": str(surge), "unavailable": str(unavailable)})
+        )
         if gpus > 0 and int_or_percent_value(surge) > 0:
-            lines.append((MSG_ROLLOUT_GPU_SURGE, {"surge": str(surge), "gpus": gpus}))
+            lines.append(Message(MSG_ROLLOUT_GPU_SURGE, {"surge": str(surge), "gpus": gpus}))
     if replicas == 1 and int_or_percent_value(unavailable) > 0:
-        lines.append((MSG_ROLLOUT_SINGLE, {"unavailable": str(unavailable)}))
+        lines.append(Message(MSG_ROLLOUT_SINGLE, {"unavailable": str(unavailable)}))
 
     if settings.hpa:
-        requests = pod.requests
-        cpu = requests.get("cpu")
+        cpu = pod.requests.get("cpu")
         if pod.cpu_request_missing or cpu is None:
-            lines.append((MSG_HPA_NO_CPU, {}))
+            lines.append(Message(MSG_HPA_NO_CPU, {}))
         else:
-            lines.append(
-                (
-                    MSG_HPA,
-                    {
-                        "min": settings.hpa_min,
-                        "max": settings.hpa_max,
-                        "target": settings.hpa_cpu_utilization,
-                        "cpu": cpu.canonical(),
-                    },
-                )
-            )
-        lines.append((MSG_HPA_REPLICAS, {}))
+            params = {
+                "min": settings.hpa_min,
+                "max": settings.hpa_max,
+                "target": settings.hpa_cpu_utilization,
+                "cpu": cpu.canonical(),
+            }
+            lines.append(Message(MSG_HPA, params))
+        lines.append(Message(MSG_HPA_REPLICAS, {}))
         if settings.hpa_gpu_metric:
-            lines.append((MSG_HPA_GPU_METRIC, {"metric": GPU_METRIC_NAME, "target": "80"}))
+            lines.append(Message(MSG_HPA_GPU_METRIC, {"metric": GPU_METRIC_NAME, "target": "80"}))
         elif gpus > 0:
-            lines.append((MSG_HPA_GPU_HINT, {}))
+            lines.append(Message(MSG_HPA_GPU_HINT, {}))
+    lines += _totals(settings, pod, "Deployment", MSG_TOTALS_HPA if settings.hpa else MSG_TOTALS)
     return lines
 
 
-def _explain_job(
-    settings: ExportSettings, kind: str, pod_manifest: dict[str, Any], gpus: int
-) -> list[Line]:
-    lines: list[Line] = []
-    if kind == "IndexedJob":
-        nproc = gpus if gpus > 0 else 1
-        name = str((pod_manifest.get("metadata") or {}).get("name") or "")
-        if gpus > 0:
-            lines.append(
-                (
-                    MSG_INDEXED_TOTAL_GPU,
-                    {"workers": settings.workers, "gpus": gpus, "total": settings.workers * gpus},
-                )
-            )
-        lines.append(
-            (
-                MSG_INDEXED_ENV,
-                {
-                    "addr": f"{name}-0.{name}",
-                    "port": settings.master_port,
-                    "nnodes": settings.workers,
-                    "nproc": nproc,
-                    "world": settings.workers * nproc,
-                },
-            )
-        )
-        if nproc == 1:
-            lines.append((MSG_INDEXED_RANK, {}))
-        lines.append((MSG_INDEXED_SERVICE, {"service": name, "job": name}))
-        total = f"{settings.workers * gpus} GPUs" if gpus > 0 else f"{settings.workers} workers"
-        lines.append((MSG_INDEXED_GANG, {"workers": settings.workers, "total": total}))
-        lines.append(
-            (MSG_BACKOFF_INDEXED, {"limit": settings.backoff_limit, "workers": settings.workers})
-        )
-        lines.append((MSG_PFP, {}))
+def _explain_job(settings: ExportSettings, pod: PodFacts) -> list[Message]:
+    lines = [Message(MSG_BACKOFF, {"limit": settings.backoff_limit})]
+    if settings.job_restart_policy == "Never":
+        lines.append(Message(MSG_PFP, {}))
     else:
-        lines.append((MSG_BACKOFF, {"limit": settings.backoff_limit}))
-        if settings.job_restart_policy == "Never":
-            lines.append((MSG_PFP, {}))
-        else:
-            lines.append((MSG_ONFAILURE, {}))
+        lines.append(Message(MSG_ONFAILURE, {}))
+    return lines + _job_lifetime(settings)
+
+
+def _explain_indexed_job(settings: ExportSettings, pod: PodFacts) -> list[Message]:
+    gpus = pod.gpus
+    workers = settings.workers
+    nproc = gpus if gpus > 0 else 1
+    name = str((pod.manifest.get("metadata") or {}).get("name") or "")
+    lines: list[Message] = []
+    if gpus > 0:
+        params = {"workers": workers, "gpus": gpus, "total": workers * gpus}
+        lines.append(Message(MSG_INDEXED_TOTAL_GPU, params))
+    env = {
+        "addr": f"{name}-0.{name}",
+        "port": settings.master_port,
+        "nnodes": workers,
+        "nproc": nproc,
+        "world": workers * nproc,
+    }
+    lines.append(Message(MSG_INDEXED_ENV, env))
+    if nproc == 1:
+        lines.append(Message(MSG_INDEXED_RANK, {}))
+    lines.append(Message(MSG_INDEXED_SERVICE, {"service": name, "job": name}))
+    total = (
+        Message(MSG_GPUS, {"count": workers * gpus})
+        if gpus > 0
+        else Message(MSG_WORKERS, {"count": workers})
+    )
+    lines.append(Message(MSG_INDEXED_GANG, {"workers": workers, "total": total}))
+    lines.append(
+        Message(MSG_BACKOFF_INDEXED, {"limit": settings.backoff_limit, "workers": workers})
+    )
+    lines.append(Message(MSG_PFP, {}))
+    return lines + _job_lifetime(settings) + _totals(settings, pod, "IndexedJob")
+
+
+def _job_lifetime(settings: ExportSettings) -> list[Message]:
+    lines: list[Message] = []
     if settings.ttl_seconds_after_finished is not None:
         seconds = settings.ttl_seconds_after_finished
-        lines.append((MSG_TTL, {"seconds": seconds, "duration": duration_text(seconds)}))
+        lines.append(Message(MSG_TTL, {"seconds": seconds, "duration": duration_text(seconds)}))
     else:
-        lines.append((MSG_NO_TTL, {}))
+        lines.append(Message(MSG_NO_TTL, {}))
     if settings.active_deadline_seconds is not None:
-        lines.append((MSG_DEADLINE, {"seconds": settings.active_deadline_seconds}))
+        lines.append(Message(MSG_DEADLINE, {"seconds": settings.active_deadline_seconds}))
     return lines
+
+
+# Kind-specific explanations; a kind without one gets only its record's sentences.
+EXPLAINERS: dict[str, Explainer] = {
+    "Deployment": _explain_deployment,
+    "Job": _explain_job,
+    "IndexedJob": _explain_indexed_job,
+}
 
 
 def duration_text(seconds: int) -> str:
@@ -325,9 +287,3 @@ def duration_text(seconds: int) -> str:
         f"{secs}s" if secs else "",
     ]
     return "".join(parts)
-
-
-def render_line(line: Line) -> str:
-    """A line in English (what the CLI and JSON API print)."""
-    template, params = line
-    return template % params

@@ -36,11 +36,11 @@ from __future__ import annotations
 
 import copy
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from designer.k8s.apiserver import (
     INT_RE,
@@ -53,29 +53,19 @@ from designer.k8s.apiserver import (
 )
 from designer.k8s.core import (
     FieldWarning,
+    MessageError,
     Pod,
     Quantity,
     QuantityError,
     format_resources,
+    gettext_noop,
     go_quote,
     key,
 )
-from designer.k8s.gpu import is_gpu_resource
+from designer.k8s.design.workload_types import workload_type
+from designer.k8s.gpu import requested_gpus
 from designer.k8s.manifest import QuotedStr
 from designer.k8s.scheduler import effective_requests
-
-ExportKind = Literal["Pod", "Deployment", "Job", "IndexedJob"]
-
-EXPORT_KINDS: tuple[str, ...] = ("Pod", "Deployment", "Job", "IndexedJob")
-
-# Which object a workload type is applied as when the user does not choose.
-DEFAULT_KINDS: dict[str, str] = {
-    "training": "Pod",
-    "distributed": "IndexedJob",
-    "inference": "Deployment",
-    "batch": "Job",
-    "preprocessing": "Job",
-}
 
 # Labels and annotations the API server and controllers own.
 # batch/v1 types.go: JobNameLabel, JobCompletionIndexAnnotation.
@@ -115,7 +105,19 @@ class ExportSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    kind: ExportKind | None = None  # None: DEFAULT_KINDS[workload]
+    # An id of EXPORT_KINDS; None: the workload type's default. The JSON schema lists the ids.
+    kind: str | None = Field(
+        default=None,
+        json_schema_extra=lambda schema: schema.update(enum=[*EXPORT_KINDS, None]),
+    )
+
+    @field_validator("kind")
+    @classmethod
+    def _known_kind(cls, value: str | None) -> str | None:
+        if value is not None:
+            export_kind(value)  # raises UnknownExportKind (a ValueError)
+        return value
+
     # Deployment
     replicas: int = 2
     max_surge: str = ""  # "" = chosen by GPUs (see rollout_values)
@@ -165,7 +167,7 @@ def settings_field(obj: dict[str, Any], path: str) -> str | None:
 
 def effective_kind(settings: ExportSettings, workload: str) -> str:
     """The kind exported: the chosen one, else the default for the workload type."""
-    return settings.kind or DEFAULT_KINDS.get(workload, "Pod")
+    return settings.kind or workload_type(workload).default_export_kind
 
 
 # --- reading the pod -----------------------------------------------------------------------
@@ -190,6 +192,8 @@ class PodFacts:
     manifest: dict[str, Any]
     defaulted: Pod | None
     requests: dict[str, Quantity]
+    # Devices the pod gets through DRA claims (design/dra.py): GPUs too, though not requests.
+    claim_devices: int = 0
 
     @classmethod
     def of(cls, pod_manifest: dict[str, Any]) -> PodFacts:
@@ -206,14 +210,9 @@ class PodFacts:
     @functools.cached_property
     def gpus(self) -> int:
         """Whole GPUs the pod requests (any GPU resource); 0 when none or unreadable."""
-        total = Fraction(0)
-        for name, q in self.requests.items():
-            if is_gpu_resource(name):
-                try:
-                    total += q.as_fraction()
-                except OverflowError:
-                    return 0
-        return int(total) if total.denominator == 1 and total > 0 else 0
+        total = requested_gpus(self.requests)
+        whole = int(total) if total.denominator == 1 and total > 0 else 0
+        return whole + self.claim_devices
 
     @functools.cached_property
     def cpu_request_missing(self) -> list[int]:
@@ -229,16 +228,6 @@ class PodFacts:
         return [i for i, c in enumerate(self.defaulted.spec.containers) if "cpu" not in c.requests]
 
 
-def _copies(settings: ExportSettings, kind: str) -> int:
-    if kind == "Deployment":
-        n = settings.hpa_max if settings.hpa else settings.replicas
-    elif kind == "IndexedJob":
-        n = settings.workers
-    else:
-        n = 1
-    return max(n, 0)
-
-
 def job_totals(
     pod: PodFacts, settings: ExportSettings, workload: str | None = None
 ) -> dict[str, str]:
@@ -250,7 +239,7 @@ def job_totals(
     """
 
     kind = effective_kind(settings, workload) if workload else (settings.kind or "Pod")
-    n = _copies(settings, kind)
+    n = export_kind(kind).copies(settings)
     totals: dict[str, Quantity] = {}
     for name, q in pod.requests.items():
         try:
@@ -364,68 +353,104 @@ def export_objects(
     facts: PodFacts, settings: ExportSettings, workload: str
 ) -> list[dict[str, Any]]:
     """The manifests to apply, in order. Quantities are kept as given (canonical/QuotedStr)."""
-    kind = effective_kind(settings, workload)
     pod = copy.deepcopy(facts.manifest)
     pod.pop("status", None)
-    if kind == "Pod":
-        return [pod]
-    metadata = pod.get("metadata") if isinstance(pod.get("metadata"), dict) else {}
-    name = str(metadata.get("name") or "")
-    namespace = metadata.get("namespace") if isinstance(metadata.get("namespace"), str) else None
-    labels = metadata.get("labels") if isinstance(metadata.get("labels"), dict) else None
-    annotations = (
-        metadata.get("annotations") if isinstance(metadata.get("annotations"), dict) else None
-    )
-    spec = pod.get("spec") if isinstance(pod.get("spec"), dict) else {}
-    gpus = facts.gpus
+    return export_kind(effective_kind(settings, workload)).build(_Parts(pod, facts), settings)
 
-    if kind == "Deployment":
-        selector = dict(labels) if labels else {"app": name}
-        spec["restartPolicy"] = "Always"  # ValidatePodTemplateSpecForReplicaSet
-        surge, unavailable = rollout_values(settings, gpus)
-        deploy_spec: dict[str, Any] = {}
-        if not settings.hpa:
-            # With an HPA the replica count is the HPA's: kubectl apply must not reset it.
-            deploy_spec["replicas"] = settings.replicas
-        deploy_spec["selector"] = {"matchLabels": selector}
-        deploy_spec["strategy"] = {
-            "type": "RollingUpdate",
-            "rollingUpdate": {"maxSurge": surge, "maxUnavailable": unavailable},
-        }
-        deploy_spec["template"] = _template(selector, annotations, spec)
-        deployment = {
-            "apiVersion": "apps/v1",
-            "kind": "Deployment",
-            "metadata": _meta(name, namespace, selector),
-            "spec": deploy_spec,
-        }
-        if not settings.hpa:
-            return [deployment]
-        return [deployment, _hpa(name, namespace, selector, settings)]
 
+@dataclass(frozen=True)
+class _Parts:
+    """The pod manifest (a private copy the builder may change) and what it is made of."""
+
+    pod: dict[str, Any]
+    facts: PodFacts
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        value = self.pod.get("metadata")
+        return value if isinstance(value, dict) else {}
+
+    @property
+    def name(self) -> str:
+        return str(self.metadata.get("name") or "")
+
+    @property
+    def namespace(self) -> str | None:
+        value = self.metadata.get("namespace")
+        return value if isinstance(value, str) else None
+
+    @property
+    def labels(self) -> dict[str, Any] | None:
+        value = self.metadata.get("labels")
+        return value if isinstance(value, dict) else None
+
+    @property
+    def annotations(self) -> dict[str, Any] | None:
+        value = self.metadata.get("annotations")
+        return value if isinstance(value, dict) else None
+
+    @functools.cached_property
+    def spec(self) -> dict[str, Any]:
+        value = self.pod.get("spec")
+        return value if isinstance(value, dict) else {}
+
+
+def _build_pod(parts: _Parts, settings: ExportSettings) -> list[dict[str, Any]]:
+    return [parts.pod]
+
+
+def _build_deployment(parts: _Parts, settings: ExportSettings) -> list[dict[str, Any]]:
+    name, namespace, spec = parts.name, parts.namespace, parts.spec
+    selector = dict(parts.labels) if parts.labels else {"app": name}
+    spec["restartPolicy"] = "Always"  # ValidatePodTemplateSpecForReplicaSet
+    surge, unavailable = rollout_values(settings, parts.facts.gpus)
+    deploy_spec: dict[str, Any] = {}
+    if not settings.hpa:
+        # With an HPA the replica count is the HPA's: kubectl apply must not reset it.
+        deploy_spec["replicas"] = settings.replicas
+    deploy_spec["selector"] = {"matchLabels": selector}
+    deploy_spec["strategy"] = {
+        "type": "RollingUpdate",
+        "rollingUpdate": {"maxSurge": surge, "maxUnavailable": unavailable},
+    }
+    deploy_spec["template"] = _template(selector, parts.annotations, spec)
+    deployment = {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": _meta(name, namespace, selector),
+        "spec": deploy_spec,
+    }
+    if not settings.hpa:
+        return [deployment]
+    return [deployment, _hpa(name, namespace, selector, settings)]
+
+
+def _build_job(parts: _Parts, settings: ExportSettings) -> list[dict[str, Any]]:
     job_spec = _job_spec_counters(settings)
-    if kind == "Job":
-        spec["restartPolicy"] = settings.job_restart_policy
-        if settings.job_restart_policy == "Never":
-            job_spec["podFailurePolicy"] = _disruption_policy()
-        job_spec["template"] = _template(labels, annotations, spec)
-        return [
-            {
-                "apiVersion": "batch/v1",
-                "kind": "Job",
-                "metadata": _meta(name, namespace, labels),
-                "spec": job_spec,
-            }
-        ]
+    parts.spec["restartPolicy"] = settings.job_restart_policy
+    if settings.job_restart_policy == "Never":
+        job_spec["podFailurePolicy"] = _disruption_policy()
+    job_spec["template"] = _template(parts.labels, parts.annotations, parts.spec)
+    return [
+        {
+            "apiVersion": "batch/v1",
+            "kind": "Job",
+            "metadata": _meta(parts.name, parts.namespace, parts.labels),
+            "spec": job_spec,
+        }
+    ]
 
-    # IndexedJob: a headless Service first (the workers' DNS names exist once it does).
+
+def _build_indexed_job(parts: _Parts, settings: ExportSettings) -> list[dict[str, Any]]:
+    """A headless Service first (the workers' DNS names exist once it does), then the Job."""
+    name, namespace, labels, spec = parts.name, parts.namespace, parts.labels, parts.spec
     service = name
     spec["restartPolicy"] = "Never"
     spec["subdomain"] = service
     # The Job controller sets each worker's hostname to <job>-<index> whatever the template
     # says (job_controller.go manageJob); a stray hostname would only mislead the reader.
     spec.pop("hostname", None)
-    env = torchrun_env(name, service, settings, gpus)
+    env = torchrun_env(name, service, settings, parts.facts.gpus)
     for container in spec.get("containers") or []:
         if isinstance(container, dict):
             _with_env(container, env)
@@ -452,9 +477,9 @@ def export_objects(
         "completionMode": "Indexed",
         "completions": settings.workers,
         "parallelism": settings.workers,
-        **job_spec,
+        **_job_spec_counters(settings),
         "podFailurePolicy": _disruption_policy(),
-        "template": _template(labels, annotations, spec),
+        "template": _template(labels, parts.annotations, spec),
     }
     job = {
         "apiVersion": "batch/v1",
@@ -578,3 +603,136 @@ def _hpa_warnings(
         )
         out.append((target, FieldWarning(path, msg)))
     return out
+
+
+# --- the export kinds ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ExportKind:
+    """One object a design can be exported as: one record in ``EXPORT_KINDS``.
+
+    ``build`` makes the manifests from the pod; ``copies`` is how many pods run at once;
+    ``restart_policy`` what the pod template's restartPolicy becomes (None: kept);
+    ``settings`` the ExportSettings fields it reads (the form shows those); ``reason`` and
+    ``restart_note`` are the sentences explain_export starts with (gettext_noop templates)."""
+
+    id: str
+    label: str
+    build: Callable[[_Parts, ExportSettings], list[dict[str, Any]]]
+    copies: Callable[[ExportSettings], int]
+    restart_policy: Callable[[ExportSettings], str | None]
+    settings: tuple[str, ...]
+    reason: str
+    restart_note: str | None
+    source: str
+
+
+class UnknownExportKind(MessageError):
+    """An export kind id that is not in the table."""
+
+
+JOB_SETTINGS = ("backoff_limit", "ttl_seconds_after_finished", "active_deadline_seconds")
+
+EXPORT_KINDS: dict[str, ExportKind] = {
+    k.id: k
+    for k in (
+        ExportKind(
+            id="Pod",
+            label=gettext_noop("Pod"),
+            build=_build_pod,
+            copies=lambda s: 1,
+            restart_policy=lambda s: None,
+            settings=(),
+            reason=gettext_noop(
+                "A bare Pod runs once: nothing recreates it if it fails, is evicted or loses "
+                "its node. That suits a single training run you watch (save checkpoints to "
+                "resume from); choose Job to have failed runs retried."
+            ),
+            restart_note=None,
+            source="core/v1 Pod",
+        ),
+        ExportKind(
+            id="Deployment",
+            label=gettext_noop("Deployment (+ optional HorizontalPodAutoscaler)"),
+            build=_build_deployment,
+            copies=lambda s: max(s.hpa_max if s.hpa else s.replicas, 0),
+            restart_policy=lambda s: "Always",
+            settings=(
+                "replicas",
+                "max_surge",
+                "max_unavailable",
+                "hpa",
+                "hpa_min",
+                "hpa_max",
+                "hpa_cpu_utilization",
+                "hpa_gpu_metric",
+            ),
+            reason=gettext_noop(
+                "A Deployment keeps %(replicas)s identical replicas of the pod running and "
+                "replaces them gradually on every change: the shape of a long-running online "
+                "inference service."
+            ),
+            restart_note=gettext_noop(
+                "The pod's restartPolicy %(old)s becomes Always: a Deployment's pods are always "
+                "restarted."
+            ),
+            source="apps/v1 Deployment, autoscaling/v2 HorizontalPodAutoscaler",
+        ),
+        ExportKind(
+            id="Job",
+            label=gettext_noop("Job"),
+            build=_build_job,
+            copies=lambda s: 1,
+            restart_policy=lambda s: s.job_restart_policy,
+            settings=("job_restart_policy", *JOB_SETTINGS),
+            reason=gettext_noop(
+                "A Job runs the pod to completion and retries it when it fails or is evicted. "
+                "Batch work and preprocessing may be evicted first under node pressure and must "
+                "tolerate it: make the work idempotent or resume from checkpoints."
+            ),
+            restart_note=gettext_noop(
+                "The pod's restartPolicy %(old)s becomes %(new)s: a Job's pods may only use "
+                "OnFailure or Never."
+            ),
+            source="batch/v1 Job",
+        ),
+        ExportKind(
+            id="IndexedJob",
+            label=gettext_noop("Indexed Job + headless Service (distributed training)"),
+            build=_build_indexed_job,
+            copies=lambda s: max(s.workers, 0),
+            restart_policy=lambda s: "Never",
+            settings=("workers", "master_port", *JOB_SETTINGS),
+            reason=gettext_noop(
+                "An Indexed Job starts %(workers)s workers with fixed ranks (0 to %(last)s) and "
+                "stable hostnames, which is what torchrun needs to rendezvous at worker 0."
+            ),
+            restart_note=gettext_noop(
+                "The pod's restartPolicy %(old)s becomes Never: a failed worker is replaced by a "
+                "new pod with the same index, and the group restarts together."
+            ),
+            source="batch/v1 Job (completionMode: Indexed), core/v1 Service (clusterIP: None)",
+        ),
+    )
+}
+
+
+def export_kind(kind_id: str) -> ExportKind:
+    """The record of an export kind; an unknown id is an error."""
+    try:
+        return EXPORT_KINDS[kind_id]
+    except (KeyError, TypeError):
+        raise UnknownExportKind(
+            gettext_noop("unknown export kind %(kind)s; choose one of %(known)s"),
+            {"kind": repr(kind_id), "known": ", ".join(EXPORT_KINDS)},
+        ) from None
+
+
+def register_export_kind(record: ExportKind) -> None:
+    """Add an export kind to the table (replacing one with the same id)."""
+    EXPORT_KINDS[record.id] = record
+
+
+def unregister_export_kind(kind_id: str) -> None:
+    EXPORT_KINDS.pop(kind_id, None)

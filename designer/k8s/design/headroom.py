@@ -1,7 +1,7 @@
 """A memory limit from an observed peak: 20-30% headroom, /dev/shm included, rounded up.
 
 Memory is not compressible: a container that crosses its limit is OOM-killed, so the limit
-sits above the highest usage seen (the course's advice: 20-30% over the observed peak).
+sits above the highest usage seen (a common rule of thumb: 20-30% over the observed peak).
 Pages written to a memory-backed emptyDir (/dev/shm for PyTorch DataLoader workers and NCCL)
 are charged to the memory cgroup of the container that writes them, so a full /dev/shm comes
 on top of the process's own peak:
@@ -111,7 +111,7 @@ def _approx_text(n: Fraction) -> str:
 
 def _memory(value: object, field: str, *, allow_zero: bool) -> tuple[Quantity, Fraction]:
     shown = value if isinstance(value, str) else repr(value)
-    params = {"field": field, "value": shown}
+    params = {"field": Message(field, {}), "value": shown}
     if isinstance(value, bool) or not isinstance(value, str | int):
         raise HeadroomError(Message(E_NOT_QUANTITY, params))
     try:
@@ -178,7 +178,8 @@ def memory_headroom(
         limit = math.ceil(total / HALF_GIB) * HALF_GIB
         round_line = L_ROUND_HALF_GI
     if limit > MAX_BYTES:
-        raise HeadroomError(Message(E_TOO_LARGE, {"field": F_LIMIT, "value": _bytes_text(limit)}))
+        params = {"field": Message(F_LIMIT, {}), "value": _bytes_text(limit)}
+        raise HeadroomError(Message(E_TOO_LARGE, params))
 
     percent = _percent(h)
     unrounded = _bytes_text(math.ceil(total))

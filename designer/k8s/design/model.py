@@ -10,17 +10,19 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from designer.k8s.design.export import ExportSettings
 from designer.k8s.design.planning import GpuChoice, HeadroomChoice, NodeChoice
-from designer.k8s.design.workload_types import WORKLOADS, WorkloadType
+from designer.k8s.design.workload_types import WORKLOAD_TYPES, workload_type
 
 ContainerRole = Literal["app", "sidecar", "init"]
 
 DEFAULT_GPU_RESOURCE = "nvidia.com/gpu"
 GPU_RESOURCE_CHOICES = ("nvidia.com/gpu", "amd.com/gpu", "gpu.intel.com/i915", "habana.ai/gaudi")
 SHM_VOLUME = "dshm"
+# The most containers a design may have (the form, the API and the share links alike).
+MAX_CONTAINERS = 40
 
 
 class ExtraResource(BaseModel):
@@ -57,7 +59,11 @@ class Design(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    workload: WorkloadType = "training"
+    # An id of workload_types.WORKLOAD_TYPES; the JSON schema lists the ids known when it is made.
+    workload: str = Field(
+        default="training",
+        json_schema_extra=lambda schema: schema.update(enum=list(WORKLOAD_TYPES)),
+    )
     size: str = "M"
     name: str = "trainer"
     namespace: str = ""
@@ -83,12 +89,18 @@ class Design(BaseModel):
         if not isinstance(data, dict) or "containers" in data:
             return data
         workload = data.get("workload", "training")
-        if not isinstance(workload, str) or workload not in WORKLOADS:
-            return data  # the Literal check reports it (a dict is not even hashable)
+        if not isinstance(workload, str) or workload not in WORKLOAD_TYPES:
+            return data  # the workload check reports it
         preset = preset_design(
             workload, data.get("size") if isinstance(data.get("size"), str) else None
         )
         return {**preset.model_dump(), **data}
+
+    @field_validator("workload")
+    @classmethod
+    def _known_workload_type(cls, value: str) -> str:
+        workload_type(value)  # raises UnknownWorkloadType (a ValueError) for an unknown id
+        return value
 
     def container_paths(self) -> list[str]:
         """Field path of each design container in the Pod (``spec.containers[0]`` ...)."""
@@ -103,24 +115,16 @@ class Design(BaseModel):
         return paths
 
 
-DEFAULT_NAMES: dict[str, str] = {
-    "training": "trainer",
-    "distributed": "trainer-worker",
-    "inference": "inference",
-    "batch": "batch-inference",
-    "preprocessing": "preprocess",
-}
-
-
 def preset_design(workload: str = "training", size: str | None = None) -> Design:
-    """A fresh design for a workload type and size, as the form starts it."""
-    spec = WORKLOADS.get(workload) or WORKLOADS["training"]
-    size = size if size in spec.sizes else spec.default_size
+    """A fresh design for a workload type and size, as the form starts it; raises
+    UnknownWorkloadType for an id that is not in the table."""
+    spec = workload_type(workload)
+    size = size if size in spec.presets else spec.default_size
     design = Design(
-        workload=spec.key,
+        workload=spec.id,
         size=size,
-        name=DEFAULT_NAMES[spec.key],
-        labels={"app": DEFAULT_NAMES[spec.key]},
+        name=spec.default_name,
+        labels={"app": spec.default_name},
         restart_policy=spec.restart_policy,
         containers=[ContainerDesign(name="main", image=spec.image)],
     )
@@ -129,8 +133,8 @@ def preset_design(workload: str = "training", size: str | None = None) -> Design
 
 def apply_size(design: Design, size: str) -> Design:
     """Set the main container (the first app container) and /dev/shm to a preset size."""
-    spec = WORKLOADS[design.workload]
-    preset = spec.sizes.get(size)
+    spec = workload_type(design.workload)
+    preset = spec.presets.get(size)
     if preset is None:
         return design
     design = design.model_copy(deep=True)

@@ -1,7 +1,9 @@
-"""A design rendered: the pod, its report, the exported objects and their YAML.
+"""A design rendered: the pod, its report, the exported objects and their YAML, and what the
+designer page shows beside them (hints, the choice fields that apply, the panels).
 
 The designer page, ``POST /api/v1/render`` and ``podspec render`` all call
-``render_design``, so the preview, the download, the API and the CLI print the same bytes.
+``render_design`` (once per request), so the preview, the download, the API and the CLI print
+the same bytes.
 """
 
 from __future__ import annotations
@@ -10,21 +12,25 @@ from dataclasses import dataclass
 from typing import Any
 
 from designer.k8s.apiserver import validate_objects
-from designer.k8s.core import FieldError, FieldWarning, Pod
-from designer.k8s.design.actions import apply_gpu_choice
+from designer.k8s.core import FieldError, FieldWarning, Message, Pod
+from designer.k8s.design.actions import apply_gpu_choice, design_action
 from designer.k8s.design.canonical import pod_manifest
 from designer.k8s.design.convert import design_to_pod
+from designer.k8s.design.dra import DRA_CHOICES, DraDesign, dra_design, explain_dra
 from designer.k8s.design.explain import explain_export
 from designer.k8s.design.export import (
     PodFacts,
     effective_kind,
+    export_kind,
     export_objects,
     job_totals,
     warn_objects,
 )
+from designer.k8s.design.hints import FieldHint, design_hints
 from designer.k8s.design.model import Design
 from designer.k8s.design.planning import Plan, plan
 from designer.k8s.design.report import PodReport, pod_report
+from designer.k8s.gpu import sharing_modes
 from designer.k8s.manifest import dump_yaml_all
 
 
@@ -49,10 +55,17 @@ class Rendered:
     objects: list[dict[str, Any]]
     object_errors: list[ObjectProblem]
     object_warnings: list[ObjectProblem]
-    explanation: list[tuple[str, dict[str, Any]]]
+    explanation: list[Message]
     totals: dict[str, str]
     yaml: str
     plan: Plan
+    hints: list[FieldHint]
+    # The choice fields of the design that apply to it ("gpu.profile", "node.cpu",
+    # "export.replicas", ...): a page shows those and no others.
+    applicable: frozenset[str]
+    # GPUs through Dynamic Resource Allocation: the claims, the exported templates, the
+    # problems per choice field ("gpu.selectors[0]", ...). None for device-plugin modes.
+    dra: DraDesign | None = None
 
     @property
     def ok(self) -> bool:
@@ -64,12 +77,14 @@ class Rendered:
             "yaml": self.yaml,
             "kind": self.kind,
             "qosClass": self.report.qos_class,
-            "qosReasons": [r.message for r in self.report.qos.reasons] if self.report.qos else [],
+            "qosReasons": [r.text for r in self.report.qos.reasons] if self.report.qos else [],
             "errors": [e.as_dict() for e in self.report.errors]
             + [p.as_dict() for p in self.object_errors],
             "warnings": [w.as_dict() for w in self.report.warnings]
             + [p.as_dict() for p in self.object_warnings],
             "totals": self.totals,
+            "claims": [c.as_dict() for c in self.dra.claims] if self.dra else [],
+            "explanation": [line.text for line in self.explanation],
         }
 
 
@@ -83,19 +98,60 @@ def _own(objects: list[dict[str, Any]], problems: list[tuple[int, Any]]) -> list
     ]
 
 
-def render_design(design: Design) -> Rendered:
-    """Render a design; raises DesignError when its kept manifest fields cannot form a Pod."""
+# The node choice fields each node source uses (design.planning.NodeChoice).
+NODE_SOURCE_CHOICES: dict[str, tuple[str, ...]] = {
+    "catalog": ("catalog_id", "provider"),
+    "custom": ("cpu", "memory", "gpus", "gpu_resource", "provider"),
+    "manifest": ("manifest",),
+}
+NODE_COMMON_CHOICES = ("max_pods", "ds_cpu", "ds_memory")
+HPA_SETTINGS = ("hpa_min", "hpa_max", "hpa_cpu_utilization", "hpa_gpu_metric")
+
+
+def applicable_choices(design: Design, kind: str) -> frozenset[str]:
+    """The choice fields (``<group>.<field>``) that apply to a design exported as ``kind``."""
+    mode = next((m for m in sharing_modes() if m.key == design.gpu.mode), None)
+    fields = {f"gpu.{name}" for name in (mode.choices if mode else ())}
+    if design.gpu.mode == "dra":
+        fields |= {f"gpu.{name}" for name in DRA_CHOICES}
+        if design.node.source in NODE_SOURCE_CHOICES:
+            fields.add("node.resource_slices")
+    if design.node.source in NODE_SOURCE_CHOICES:
+        names = (*NODE_SOURCE_CHOICES[design.node.source], *NODE_COMMON_CHOICES)
+        fields |= {f"node.{name}" for name in names}
+    settings = export_kind(kind).settings
+    if not design.export.hpa:
+        settings = tuple(name for name in settings if name not in HPA_SETTINGS)
+    fields |= {f"export.{name}" for name in settings}
+    return frozenset(fields)
+
+
+def render_design(design: Design, action: str = "", changed: str = "") -> Rendered:
+    """Render a design, after a designer ``action`` (a button: add a container, apply a
+    preset, ...) when one is given; raises DesignError when its kept manifest fields cannot
+    form a Pod."""
+    if action:
+        design = design_action(design, action, changed)
     if design.gpu.mode != "whole":
         # A sharing mode decides the GPU container's resource name (MIG slice, .shared).
         design = apply_gpu_choice(design)
     pod = design_to_pod(design)
-    report = pod_report(pod, workload=design.workload)
-    facts = PodFacts(pod_manifest(pod), report.defaulted, report.requests)
+    dra = dra_design(design)
+    devices = dra.devices_per_pod if dra else 0
+    report = pod_report(pod, workload=design.workload, claim_gpus=devices)
+    facts = PodFacts(pod_manifest(pod), report.defaulted, report.requests, devices)
     kind = effective_kind(design.export, design.workload)
-    objects = export_objects(facts, design.export, design.workload)
+    # A DRA claim's ResourceClaimTemplate (or ResourceClaim) goes first, in the same file.
+    claim_objects = list(dra.objects) if dra else []
+    objects = claim_objects + export_objects(facts, design.export, design.workload)
     wrapped = kind != "Pod"
-    object_errors = _own(objects, validate_objects(objects)) if wrapped else []
+    checked = objects if wrapped else claim_objects
+    object_errors = _own(objects, validate_objects(checked))
     object_warnings = _own(objects, warn_objects(objects)) if wrapped else []
+    explanation = explain_export(design.export, design.workload, facts)
+    if dra is not None:
+        pods = export_kind(kind).copies(design.export)
+        explanation = [*explanation, *explain_dra(dra, design, kind, pods)]
     return Rendered(
         design=design,
         pod=pod,
@@ -104,7 +160,7 @@ def render_design(design: Design) -> Rendered:
         objects=objects,
         object_errors=object_errors,
         object_warnings=object_warnings,
-        explanation=explain_export(design.export, design.workload, facts),
+        explanation=explanation,
         totals=job_totals(facts, design.export, design.workload),
         yaml=dump_yaml_all(objects),
         plan=plan(
@@ -115,5 +171,9 @@ def render_design(design: Design) -> Rendered:
             design.shm_size,
             defaulted=report.defaulted,
             qos=report.qos,
+            claim_objects=tuple(claim_objects),
         ),
+        hints=design_hints(design),
+        applicable=applicable_choices(design, kind),
+        dra=dra,
     )

@@ -50,7 +50,7 @@ class PodReport:
             "effectiveLimits": format_resources(self.limits),
             "errors": [e.as_dict() for e in self.errors],
             "warnings": [w.as_dict() for w in self.warnings],
-            "qosReasons": [r.message for r in self.qos.reasons] if self.qos else [],
+            "qosReasons": [r.text for r in self.qos.reasons] if self.qos else [],
         }
 
 
@@ -61,8 +61,10 @@ def pod_report(
     spec_path: str = "spec",
     metadata_path: str = "metadata",
     template: bool = False,
+    claim_gpus: int = 0,
 ) -> PodReport:
-    """QoS with reasons, effective requests/limits, validation and (for a workload) advice."""
+    """QoS with reasons, effective requests/limits, validation and (for a workload) advice;
+    ``claim_gpus`` are GPUs the pod gets through DRA claims (no request counts them)."""
     defaulted = pod_with_defaults(pod)
     validation: ValidationResult = validate_pod(
         pod,
@@ -74,7 +76,11 @@ def pod_report(
     qos = pod_qos(pod, spec_path=spec_path, defaulted=defaulted)
     requests = effective_requests(defaulted, apply_defaults=False)
     limits = effective_limits(defaulted, apply_defaults=False)
-    advice = pod_advice(pod, workload, qos.qos_class, requests, limits) if workload else []
+    advice = (
+        pod_advice(pod, workload, qos.qos_class, requests, limits, claim_gpus=claim_gpus)
+        if workload
+        else []
+    )
     return PodReport(
         pod, qos, requests, limits, validation.errors, validation.warnings, advice, defaulted
     )

@@ -11,8 +11,9 @@ Sources:
   fill one GPU, and the device IDs each applies to. The instance counts below are read from it.
 
 Each tuple is ``(name, compute_slices, max_instances_per_gpu)``; the memory in GB is the number
-in the name. Media-extension variants (``+me``, one per GPU) are left out: they are the same
-slice with the video decoders attached and never the smallest fit.
+in the name; where an instance may sit on the GPU is in MIG_PLACEMENTS. Media-extension
+variants (``+me``, one per GPU) are left out: they are the same slice with the video decoders
+attached and never the smallest fit.
 
 GB in profile names: NVIDIA's nominal size, derived from the board's marketed capacity split
 into 8 memory slices and rounded (A100 40GB -> 5gb per slice). GPU memory is built from HBM
@@ -132,3 +133,23 @@ MIG_MODEL_ALIASES: dict[str, str] = {
     "b200": "b200-180gb",
     "b200180gb": "b200-180gb",
 }
+
+
+# Where a GPU instance may start among the 8 memory slices of a GPU, and how many it takes, by
+# its place in each model's table above (the same on every model listed): what
+# ``nvidia-smi mig -lgipp`` prints as ``Placements: {0,2,4,6}:2`` (for the A100 80GB: profile
+# 19 {0..6}:1, 15 {0,2,4,6}:2, 14 {0,2,4}:2, 9 {0,4}:4, 5 {0}:4, 0 {0}:8), see MIG_GUIDE
+# ("GPU Instance Placements"). Two instances on one GPU must not share a memory slice.
+MIG_PLACEMENTS_SOURCE = f"{MIG_GUIDE} (nvidia-smi mig -lgipp)"
+MIG_PLACEMENTS: tuple[tuple[tuple[int, ...], int], ...] = (
+    ((0, 1, 2, 3, 4, 5, 6), 1),  # 1g, 1 memory slice (1g.10gb on an 80GB board)
+    ((0, 2, 4, 6), 2),  # 1g, 2 memory slices (1g.20gb)
+    ((0, 2, 4), 2),  # 2g (2g.20gb)
+    ((0, 4), 4),  # 3g (3g.40gb)
+    ((0,), 4),  # 4g (4g.40gb)
+    ((0,), 8),  # 7g, the whole GPU (7g.80gb)
+)
+
+# mig-parted's "all-balanced" configuration: per GPU, 2 of the smallest 1g profile, one 2g and
+# one 3g (config-default.yaml), by the profiles' places in the tables above.
+MIG_BALANCED: tuple[tuple[int, int], ...] = ((0, 2), (2, 1), (3, 1))

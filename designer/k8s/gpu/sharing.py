@@ -13,7 +13,9 @@ web layer can translate the template and fill in the params itself.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Literal
 
 from designer.k8s.core import (
@@ -24,7 +26,7 @@ from designer.k8s.core import (
     ResourceValue,
     gettext_noop,
 )
-from designer.k8s.gpu.mig_table import MIG_MODEL_ALIASES, MIG_MODELS
+from designer.k8s.gpu.mig_table import MIG_MODEL_ALIASES, MIG_MODELS, MIG_PLACEMENTS
 from designer.k8s.gpu.sharing_table import SHARING_MODES, VENDORS
 
 __all__ = [
@@ -37,6 +39,7 @@ __all__ = [
     "gpu_count_problem",
     "gpu_resource_for",
     "is_gpu_resource",
+    "requested_gpus",
     "mig_model",
     "mig_models",
     "sharing_modes",
@@ -62,6 +65,7 @@ class SharingModeInfo:
     does_not_isolate: tuple[str, ...]
     notes: tuple[str, ...]
     sources: tuple[str, ...]
+    choices: tuple[str, ...] = ()  # the GpuChoice fields this mode uses
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -103,6 +107,8 @@ class MigProfile:
     compute_slices: int  # out of 7 on every model listed
     max_instances: int  # instances of this profile that fill one GPU
     source: str
+    placements: tuple[int, ...] = ()  # memory slices (of 8) an instance may start at
+    memory_slices: int = 0  # memory slices an instance takes
 
     @property
     def resource_name(self) -> str:
@@ -143,8 +149,10 @@ def _build_models() -> dict[str, GpuModel]:
     models = {}
     for key, (label, memory_gb, source, rows) in MIG_MODELS.items():
         profiles = tuple(
-            MigProfile(key, name, int(name.split(".")[1][:-2]), slices, count, source)
-            for name, slices, count in rows
+            MigProfile(
+                key, name, int(name.split(".")[1][:-2]), slices, count, source, *MIG_PLACEMENTS[i]
+            )
+            for i, (name, slices, count) in enumerate(rows)
         )
         models[key] = GpuModel(key, label, memory_gb, profiles, source)
     return models
@@ -164,6 +172,7 @@ def sharing_modes() -> list[SharingModeInfo]:
             does_not_isolate=tuple(row["does_not_isolate"]),  # type: ignore[arg-type]
             notes=tuple(row["notes"]),  # type: ignore[arg-type]
             sources=tuple(row["sources"]),  # type: ignore[arg-type]
+            choices=tuple(row.get("choices", ())),  # type: ignore[arg-type]
         )
         for key, row in SHARING_MODES.items()
     ]
@@ -298,11 +307,28 @@ def gpu_resource_for(
 
 
 def is_gpu_resource(name: str) -> bool:
-    """An accelerator resource of any listed vendor, a MIG slice or a shared replica."""
+    """An accelerator resource of any listed vendor, a MIG slice, a shared replica, or any
+    ``<vendor>/gpu`` (the name device plugins use by convention)."""
     if name.startswith(MIG_RESOURCE_PREFIX):
         return True
     base = name.removesuffix(SHARED_SUFFIX)
+    if base.endswith("/gpu"):
+        return True
     return any(base in row["resources"] for row in VENDORS.values())  # type: ignore[operator]
+
+
+def requested_gpus(requests: Mapping[str, Quantity]) -> Fraction:
+    """How many GPUs (whole devices, MIG slices, shared replicas) a pod's effective requests
+    add up to. The one place the product counts GPUs; a value too large to hold counts 0
+    (validation reports it)."""
+    total = Fraction(0)
+    for name, q in requests.items():
+        if is_gpu_resource(name):
+            try:
+                total += q.as_fraction()
+            except OverflowError:
+                return Fraction(0)
+    return total
 
 
 # --- GPU counts ----------------------------------------------------------------------------

@@ -23,9 +23,11 @@ OPERATOR_MPS = (
 MIG_GUIDE = "https://docs.nvidia.com/datacenter/tesla/mig-user-guide/"
 CUDA_MPS = "https://docs.nvidia.com/deploy/mps/index.html"
 
-# key -> dict(label, resources, isolates, does_not_isolate, notes, sources)
+# key -> dict(choices, label, resources, isolates, does_not_isolate, notes, sources)
 SHARING_MODES: dict[str, dict[str, object]] = {
     "whole": {
+        # The fields of the GPU choice (design.planning.GpuChoice) this mode uses.
+        "choices": (),
         "label": gettext_noop("Whole GPUs"),
         "resources": ("nvidia.com/gpu",),
         "isolates": (gettext_noop("Everything: the GPU is given to one container only."),),
@@ -39,6 +41,8 @@ SHARING_MODES: dict[str, dict[str, object]] = {
         "sources": (K8S_GPUS,),
     },
     "mig-single": {
+        # The fields of the GPU choice (design.planning.GpuChoice) this mode uses.
+        "choices": ("model", "memory_gb", "profile"),
         "label": gettext_noop("MIG, single strategy"),
         "resources": ("nvidia.com/gpu",),
         "isolates": (
@@ -58,6 +62,8 @@ SHARING_MODES: dict[str, dict[str, object]] = {
         "sources": (OPERATOR_MIG, MIG_GUIDE),
     },
     "mig-mixed": {
+        # The fields of the GPU choice (design.planning.GpuChoice) this mode uses.
+        "choices": ("model", "memory_gb", "profile"),
         "label": gettext_noop("MIG, mixed strategy"),
         "resources": ("nvidia.com/mig-<profile>",),
         "isolates": (
@@ -76,6 +82,8 @@ SHARING_MODES: dict[str, dict[str, object]] = {
         "sources": (OPERATOR_MIG, MIG_GUIDE),
     },
     "time-slicing": {
+        # The fields of the GPU choice (design.planning.GpuChoice) this mode uses.
+        "choices": ("rename_shared",),
         "label": gettext_noop("Time-slicing"),
         "resources": ("nvidia.com/gpu", "nvidia.com/gpu.shared"),
         "isolates": (),
@@ -98,6 +106,8 @@ SHARING_MODES: dict[str, dict[str, object]] = {
         "sources": (DEVICE_PLUGIN, OPERATOR_TIME_SLICING),
     },
     "mps": {
+        # The fields of the GPU choice (design.planning.GpuChoice) this mode uses.
+        "choices": ("rename_shared",),
         "label": gettext_noop("MPS (Multi-Process Service)"),
         "resources": ("nvidia.com/gpu", "nvidia.com/gpu.shared"),
         "isolates": (

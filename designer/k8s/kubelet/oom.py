@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from designer.k8s.core import (
     Container,
     Message,
     Pod,
-    Quantity,
     aggregate_container_resources,
     gettext_noop,
+    go_scaled_value,
     is_pod_level_requests_set,
-    is_pod_level_resources_set,
     parse_quantity,
     parse_resources,
     pod_level_list,
-    whole,
 )
-from designer.k8s.kubelet.cgroups import _go_div
+from designer.k8s.kubelet.cgroups import _go_div, _wrap64
 from designer.k8s.kubelet.qos import BEST_EFFORT, GUARANTEED, compute_qos_class
 
 # pkg/kubelet/qos/policy.go
@@ -30,19 +31,6 @@ SYSTEM_NODE_CRITICAL = "system-node-critical"
 
 
 SYSTEM_CRITICAL_PRIORITY = 2_000_000_000  # pkg/apis/scheduling: SystemCriticalPriority
-
-
-def _limit_for(pod: Pod, c: Container, res: str) -> tuple[Quantity | None, str]:
-    """getCPULimit / getMemoryLimit: the pod-level limit stands in for a missing one."""
-    own = parse_quantity(c.limits[res]) if res in c.limits else None
-    if (own is None or own.is_zero()) and is_pod_level_resources_set(pod):
-        pod_lim = parse_resources(pod_level_list(pod, "limits")).get(res)
-        if pod_lim is not None and not pod_lim.is_zero():
-            return pod_lim, "pod"
-        return None, "none"
-    if own is None or own.is_zero():
-        return None, "none"
-    return own, "container"
 
 
 def _is_node_critical(pod: Pod) -> bool:
@@ -60,11 +48,48 @@ def _is_sidecar(pod: Pod, c: Container) -> bool:
 
 
 def _memory_request_value(c: Container) -> int:
+    """container.Resources.Requests.Memory().Value()."""
     q = parse_quantity(c.requests["memory"]) if "memory" in c.requests else None
-    return whole(q) if q is not None else 0
+    return go_scaled_value(q) if q is not None else 0
 
 
-def _remaining_pod_mem_req_per_container(pod: Pod) -> int:
+def _dra_memory(pod: Pod, c: Container) -> int:
+    """The memory a container gets from DRA node-allocatable resource claims
+    (pod.status.nodeAllocatableResourceClaimStatuses, gate DRANodeAllocatableResources,
+    newer than 1.34): a claim's mapping and perPod overhead split among the containers that
+    reference it, plus its perContainer overhead."""
+    status = (pod.model_extra or {}).get("status")
+    claims = (
+        status.get("nodeAllocatableResourceClaimStatuses") if isinstance(status, Mapping) else None
+    )
+    total = 0
+    for claim in claims if isinstance(claims, list) else []:
+        if not isinstance(claim, Mapping):
+            continue
+        refs = [n for n in claim.get("containers") or [] if isinstance(n, str)]
+        if c.name not in refs:
+            continue
+
+        def memory(entries: Any, key: str) -> int:
+            out = 0
+            for entry in entries if isinstance(entries, list) else []:
+                if isinstance(entry, Mapping) and entry.get("name") == "memory" and key in entry:
+                    q = parse_quantity(entry[key])
+                    out += go_scaled_value(q) if q is not None else 0
+            return out
+
+        total += _go_div(memory(claim.get("mapping"), "quantity"), len(refs))
+        total += _go_div(memory(claim.get("overhead"), "perPod"), len(refs))
+        total += memory(claim.get("overhead"), "perContainer")
+    return total
+
+
+def _effective_memory_request(pod: Pod, c: Container, dra: bool) -> int:
+    """getEffectiveContainerMemoryRequest: the request, plus DRA memory when the gate is on."""
+    return _memory_request_value(c) + (_dra_memory(pod, c) if dra else 0)
+
+
+def _remaining_pod_mem_req_per_container(pod: Pod, dra: bool = False) -> int:
     """remainingPodMemReqPerContainer (pkg/kubelet/qos/helpers.go)."""
     pod_req = parse_resources(pod_level_list(pod, "requests")).get("memory")
     if pod_req is None or pod_req.is_zero():
@@ -73,18 +98,27 @@ def _remaining_pod_mem_req_per_container(pod: Pod) -> int:
     if n == 0:  # not a valid pod; Go would divide by zero
         return 0
     aggr = aggregate_container_resources(pod, "requests").get("memory")
-    remaining = whole(pod_req) - (whole(aggr) if aggr is not None else 0)
-    return _go_div(remaining, n)
+    claimed = go_scaled_value(aggr) if aggr is not None else 0
+    if dra:
+        claimed += sum(_dra_memory(pod, c) for _, c in pod.spec.all_containers())
+    return _go_div(_wrap64(go_scaled_value(pod_req) - claimed), n)
 
 
 def oom_score_adj(
-    pod: Pod, container: Container, memory_capacity: int, *, qos_class: str | None = None
+    pod: Pod,
+    container: Container,
+    memory_capacity: int,
+    *,
+    qos_class: str | None = None,
+    dra_node_allocatable: bool = False,
 ) -> int:
     """GetContainerOOMScoreAdjust (pkg/kubelet/qos/policy.go) for a defaulted pod.
 
     ``memory_capacity`` is the node's memory capacity in bytes (cadvisor's MemoryCapacity),
-    which must be positive. The 1.34 policy is modelled; the alpha KubeletOOMScoreAdjTieBreak
-    nudge and DRA node-allocatable memory are not.
+    which must be positive. The 1.34 policy is modelled, in Go's int64 arithmetic.
+    ``dra_node_allocatable`` turns on the newer DRANodeAllocatableResources gate (memory of
+    DRA claims in pod.status counts as requested); the alpha KubeletOOMScoreAdjTieBreak
+    nudge is not modelled.
     """
     if memory_capacity <= 0:
         raise ValueError("memory_capacity must be a positive number of bytes")
@@ -98,22 +132,25 @@ def oom_score_adj(
 
     # Burstable: 1000 - 1000 * request / capacity, so a container using more than it asked
     # for reaches 1000 and is the prime target.
-    mem_req = _memory_request_value(container)
+    dra = dra_node_allocatable
+    mem_req = _effective_memory_request(pod, container, dra)
     remaining = 0
     pod_level = is_pod_level_requests_set(pod)
     if pod_level:
         # KEP-2837: the pod-level request not claimed by containers is shared equally.
-        remaining = _remaining_pod_mem_req_per_container(pod)
-        adj = 1000 - _go_div(1000 * (mem_req + remaining), memory_capacity)
+        remaining = _remaining_pod_mem_req_per_container(pod, dra)
+        adj = 1000 - _go_div(_wrap64(1000 * _wrap64(mem_req + remaining)), memory_capacity)
     else:
-        adj = 1000 - _go_div(1000 * mem_req, memory_capacity)
+        adj = 1000 - _go_div(_wrap64(1000 * mem_req), memory_capacity)
 
     if _is_sidecar(pod, container):
         # A sidecar never scores above the regular container with the smallest request.
-        min_req = min((_memory_request_value(c) for c in pod.spec.containers), default=0)
+        min_req = min(
+            (_effective_memory_request(pod, c, dra) for c in pod.spec.containers), default=0
+        )
         if pod_level:
             min_req += remaining
-        min_adj = 1000 - _go_div(1000 * min_req, memory_capacity)
+        min_adj = 1000 - _go_div(_wrap64(1000 * _wrap64(min_req)), memory_capacity)
         adj = min(adj, min_adj)
 
     if adj < 1000 + GUARANTEED_OOM_SCORE_ADJ:
@@ -124,6 +161,12 @@ def oom_score_adj(
 
 
 OOM_NODE_CRITICAL = gettext_noop("system-node-critical pods get -997, like Guaranteed ones.")
+
+
+OOM_NODE_CRITICAL_ADMITTED = gettext_noop(
+    "system-node-critical pods get -997, like Guaranteed ones: the manifest sets no priority, and "
+    "the Priority admission plugin gives the pod its class's 2000001000, which makes it critical."
+)
 
 
 OOM_GUARANTEED = gettext_noop("Guaranteed pods get -997: the kernel kills them last.")
@@ -161,7 +204,10 @@ OOM_NEEDS_CAPACITY = gettext_noop("%(formula)s Give the node's memory capacity t
 
 def _oom_reason(pod: Pod, c: Container, qos_class: str, adj: int | None) -> Message:
     if _is_node_critical(pod):
-        return Message(OOM_NODE_CRITICAL, {})
+        # types.IsNodeCriticalPod needs spec.priority >= 2e9; a manifest without one gets it
+        # from the PriorityClass at admission, which is what is assumed here.
+        has_priority = isinstance((pod.spec.model_extra or {}).get("priority"), int)
+        return Message(OOM_NODE_CRITICAL if has_priority else OOM_NODE_CRITICAL_ADMITTED, {})
     if qos_class == GUARANTEED:
         return Message(OOM_GUARANTEED, {})
     if qos_class == BEST_EFFORT:

@@ -20,10 +20,7 @@ resource, so the user can see what to change.
 
 from __future__ import annotations
 
-import dataclasses
-import re
 from dataclasses import dataclass
-from typing import Any
 
 from designer.k8s.apiserver import pod_with_defaults
 from designer.k8s.core import (
@@ -75,26 +72,18 @@ EVICTION_PRIORITY = {
 
 @dataclass(frozen=True)
 class QosReason:
-    """One reason for the class, structured so the web layer can translate it."""
+    """One reason for the class: a sentence (a Message the web layer translates; its
+    ``text`` is the English the CLI and JSON API print) and what it is about."""
 
     code: str
-    message: str  # English
+    message: Message
     container: str | None = None
     field: str | None = None  # full path, e.g. "spec.containers[1].resources.limits[memory]"
-    params: dict[str, str] = dataclasses.field(default_factory=dict)
-    # ``message`` as a gettext_noop template (R_* below) filled from ``params`` plus ``args``
-    # (what only the sentence needs, e.g. ``who``, the subject, made a Message on demand).
-    template: str = ""
-    args: dict[str, Any] = dataclasses.field(default_factory=dict)
+    resource: str | None = None
 
-    def as_message(self) -> Message:
-        """The reason as a Message the web layer translates; renders to ``message``."""
-        if not self.template:
-            return plain(self.message)
-        values = {**self.params, **self.args}
-        if "who" in values:
-            values["who"] = _who_message(values["who"])
-        return Message(self.template, values)
+    @property
+    def text(self) -> str:
+        return self.message.text
 
 
 @dataclass(frozen=True)
@@ -102,7 +91,7 @@ class QosResult:
     qos_class: str | None  # None only when a cpu/memory value that decides is unreadable
     reasons: list[QosReason]
     eviction_rank: int  # 1 BestEffort (evicted first), 2 Burstable, 3 Guaranteed, 0 unknown
-    eviction_priority: str
+    eviction_priority: Message
 
 
 # --- the class ------------------------------------------------------------------------------
@@ -166,9 +155,6 @@ def compute_qos_class(pod: Pod, *, require_pod_level_values: bool = True) -> str
 
 # --- reasons --------------------------------------------------------------------------------
 
-
-# Templates of the reasons' messages, marked for translation; each renders to the English
-# ``message`` built next to it (tests/web/test_i18n.py checks that they agree).
 QOS_UNKNOWN = gettext_noop(
     "Unknown: a cpu or memory value cannot be read, so the QoS class (and with it the "
     "eviction order) cannot be determined until it is fixed."
@@ -213,20 +199,18 @@ R_GUARANTEED_POD = gettext_noop(
     "%(path)s sets cpu and memory limits and each request equals its limit, so the pod is "
     "Guaranteed."
 )
-R_GUARANTEED = {
-    "Every container, init containers and sidecars included,": gettext_noop(
-        "Every container, init containers and sidecars included, sets cpu and memory limits "
-        "and each request equals its limit, so the pod is Guaranteed."
-    ),
-    "The container": gettext_noop(
-        "The container sets cpu and memory limits and each request equals its limit, so the "
-        "pod is Guaranteed."
-    ),
-    "Every container": gettext_noop(
-        "Every container sets cpu and memory limits and each request equals its limit, so the "
-        "pod is Guaranteed."
-    ),
-}
+R_GUARANTEED_WITH_INIT = gettext_noop(
+    "Every container, init containers and sidecars included, sets cpu and memory limits "
+    "and each request equals its limit, so the pod is Guaranteed."
+)
+R_GUARANTEED_ONE = gettext_noop(
+    "The container sets cpu and memory limits and each request equals its limit, so the "
+    "pod is Guaranteed."
+)
+R_GUARANTEED_EVERY = gettext_noop(
+    "Every container sets cpu and memory limits and each request equals its limit, so the "
+    "pod is Guaranteed."
+)
 R_BURSTABLE_POD = gettext_noop(
     "%(path)s sets a cpu or memory request or limit, but not cpu and memory limits equal to "
     "their requests, so the pod is Burstable."
@@ -241,24 +225,17 @@ R_REQUEST_DIFFERS = gettext_noop(
     "%(who)s: %(resource)s request %(request)s differs from limit %(limit)s."
 )
 R_SUMS_DIFFER = gettext_noop("The summed cpu and memory requests differ from the summed limits.")
-_WHO_NAMED_RE = re.compile(r'container "(.*)" \(([^()]*)\)', re.S)
+R_CLAIMS_IGNORED = gettext_noop(
+    "The pod's resource claims (%(claims)s) get devices through Dynamic Resource Allocation; "
+    "devices are not cpu or memory, so the claims do not change the QoS class."
+)
 
 
-def _who(c: Container, path: str) -> str:
-    return f'container "{c.name}" ({path})' if c.name else f"the container at {path}"
-
-
-def _who_message(who: str) -> Message:
-    """A reason's subject (what ``_who`` returns, "Pod-level resources" or a field path) as a
-    Message, so the web layer can translate it with the sentence."""
-    if who == WHO_POD_LEVEL:
-        return Message(WHO_POD_LEVEL, {})
-    named = _WHO_NAMED_RE.fullmatch(who)
-    if named:
-        return Message(WHO_NAMED, {"name": named.group(1), "path": named.group(2)})
-    if who.startswith("the container at "):
-        return Message(WHO_UNNAMED, {"path": who.removeprefix("the container at ")})
-    return plain(who)
+def _who(c: Container, path: str) -> Message:
+    """A reason's subject: the container, named by its name and field path."""
+    if c.name:
+        return Message(WHO_NAMED, {"name": c.name, "path": path})
+    return Message(WHO_UNNAMED, {"path": path})
 
 
 def _fmt(q: Quantity) -> str:
@@ -291,24 +268,17 @@ def pod_qos(
         pod, defaulted, pod_level, spec_path, apply_defaults, default_pod_limits
     )
     if unreadable:
-        return QosResult(
-            None,
-            unreadable,
-            0,
-            QOS_UNKNOWN,
-        )
+        return QosResult(None, unreadable, 0, Message(QOS_UNKNOWN, {}))
 
     qos_class = compute_qos_class(defaulted, require_pod_level_values=require_pod_level_values)
     reasons: list[QosReason] = []
+    resources_path = f"{spec_path}.resources"
     if pod_level:
         reasons.append(
             QosReason(
                 "pod_level_decides",
-                f"Pod-level resources ({spec_path}.resources) are set, so they alone decide "
-                "the QoS class; container requests and limits do not count for it.",
-                field=f"{spec_path}.resources",
-                template=R_POD_LEVEL,
-                args={"path": f"{spec_path}.resources"},
+                Message(R_POD_LEVEL, {"path": resources_path}),
+                field=resources_path,
             )
         )
     if apply_defaults:
@@ -319,7 +289,25 @@ def pod_qos(
         reasons.extend(_guaranteed_reasons(defaulted, pod_level, spec_path))
     else:
         reasons.extend(_burstable_reasons(defaulted, pod_level, spec_path))
-    return QosResult(qos_class, reasons, EVICTION_RANK[qos_class], EVICTION_PRIORITY[qos_class])
+    reasons.extend(_claims_reasons(defaulted, spec_path))
+    return QosResult(
+        qos_class, reasons, EVICTION_RANK[qos_class], Message(EVICTION_PRIORITY[qos_class], {})
+    )
+
+
+def _claims_reasons(pod: Pod, spec_path: str) -> list[QosReason]:
+    """ComputePodQOS reads requests and limits only: DRA claims never count."""
+    names = [c.name for c in pod.spec.resource_claims or [] if c.name]
+    if not names:
+        return []
+    claims = ", ".join(names)
+    return [
+        QosReason(
+            "claims_ignored",
+            Message(R_CLAIMS_IGNORED, {"claims": claims}),
+            field=f"{spec_path}.resourceClaims",
+        )
+    ]
 
 
 def _unreadable_reasons(
@@ -334,28 +322,27 @@ def _unreadable_reasons(
     out: list[QosReason] = []
 
     def check(
-        values: ResourceList | None, kind: str, who: str, path: str, name: str | None
+        values: ResourceList | None, kind: str, who: Message, path: str, name: str | None
     ) -> None:
         for res in QOS_RESOURCES:
             if values and res in values and parse_quantity(values[res]) is None:
+                params = {"who": who, "resource": res, "kind": kind[:-1], "value": str(values[res])}
                 out.append(
                     QosReason(
                         "unreadable_quantity",
-                        f'{who}: {res} {kind[:-1]} "{values[res]}" is not a valid quantity, '
-                        "so the QoS class cannot be determined.",
+                        Message(R_UNREADABLE, params),
                         container=name,
                         field=f"{path}.{kind}[{res}]",
-                        params={"resource": res, "kind": kind[:-1], "value": str(values[res])},
-                        template=R_UNREADABLE,
-                        args={"who": who},
+                        resource=res,
                     )
                 )
 
     if pod_level:
         res = raw.spec.resources
+        pod_who = Message(WHO_POD_LEVEL, {})
         if res is not None:
-            check(res.requests, "requests", "Pod-level resources", f"{spec_path}.resources", None)
-            check(res.limits, "limits", "Pod-level resources", f"{spec_path}.resources", None)
+            check(res.requests, "requests", pod_who, f"{spec_path}.resources", None)
+            check(res.limits, "limits", pod_who, f"{spec_path}.resources", None)
         if not apply_defaults:
             return out
         # Pod-level values the API server derives from the containers depend on them too.
@@ -400,20 +387,19 @@ def _defaulted_reasons(raw: Pod, defaulted: Pod, spec_path: str) -> list[QosReas
             q = parse_quantity(after.requests[res])
             if q is None:
                 continue
+            who = _who(before, f"{spec_path}.{rel}")
             out.append(
                 QosReason(
                     "request_defaulted_from_limit",
-                    f"{_who(before, f'{spec_path}.{rel}')} sets no {res} request, so the API "
-                    f"server sets it to the {res} limit {_fmt(q)}.",
+                    Message(R_REQUEST_DEFAULTED, {"who": who, "resource": res, "value": _fmt(q)}),
                     container=before.name,
                     field=f"{spec_path}.{rel}.resources.requests[{res}]",
-                    params={"resource": res, "value": _fmt(q)},
-                    template=R_REQUEST_DEFAULTED,
-                    args={"who": _who(before, f"{spec_path}.{rel}")},
+                    resource=res,
                 )
             )
     raw_res, res_after = raw.spec.resources, defaulted.spec.resources
     if res_after is not None:
+        path = f"{spec_path}.resources"
         for kind in ("requests", "limits"):
             before = (getattr(raw_res, kind) if raw_res else None) or {}
             after = getattr(res_after, kind) or {}
@@ -423,55 +409,42 @@ def _defaulted_reasons(raw: Pod, defaulted: Pod, spec_path: str) -> list[QosReas
                 q = parse_quantity(after[res])
                 if q is None:
                     continue
-                source = (
-                    "the containers' combined limits"
-                    if kind == "limits"
-                    else "the pod-level limit or the containers' combined requests"
-                )
+                template = R_POD_LIMIT_DEFAULTED if kind == "limits" else R_POD_REQUEST_DEFAULTED
                 out.append(
                     QosReason(
                         f"pod_{kind[:-1]}_defaulted",
-                        f"{spec_path}.resources sets no {res} {kind[:-1]}, so the API server "
-                        f"sets it to {_fmt(q)} from {source}.",
-                        field=f"{spec_path}.resources.{kind}[{res}]",
-                        params={"resource": res, "value": _fmt(q)},
-                        template=R_POD_LIMIT_DEFAULTED
-                        if kind == "limits"
-                        else R_POD_REQUEST_DEFAULTED,
-                        args={"path": f"{spec_path}.resources"},
+                        Message(template, {"path": path, "resource": res, "value": _fmt(q)}),
+                        field=f"{path}.{kind}[{res}]",
+                        resource=res,
                     )
                 )
     return out
 
 
+def _scopes(
+    pod: Pod, pod_level: bool, spec_path: str
+) -> list[tuple[str | None, Message, str, ResourceRequirements | None]]:
+    """Whose values decide the class: (container name, subject, resources path, resources)."""
+    if pod_level:
+        path = f"{spec_path}.resources"
+        return [(None, plain(path), path, pod.spec.resources)]
+    return [
+        (c.name, _who(c, f"{spec_path}.{rel}"), f"{spec_path}.{rel}.resources", c.resources)
+        for rel, c in pod.spec.all_containers()
+    ]
+
+
 def _best_effort_reasons(pod: Pod, pod_level: bool, spec_path: str) -> list[QosReason]:
+    path = f"{spec_path}.resources"
     out = [
         QosReason(
             "best_effort",
-            (
-                f"{spec_path}.resources sets no cpu or memory request or limit greater than zero, "
-                "so the pod is BestEffort."
-                if pod_level
-                else "No container sets a cpu or memory request or limit greater than zero, "
-                "so the pod is BestEffort."
-            ),
-            template=R_BEST_EFFORT_POD if pod_level else R_BEST_EFFORT,
-            args={"path": f"{spec_path}.resources"} if pod_level else {},
+            Message(R_BEST_EFFORT_POD, {"path": path}) if pod_level else Message(R_BEST_EFFORT, {}),
         )
     ]
-    scopes = (
-        [(None, f"{spec_path}.resources", f"{spec_path}.resources", pod.spec.resources)]
-        if pod_level
-        else [
-            (c, f"{spec_path}.{rel}", _who(c, f"{spec_path}.{rel}"), c.resources)
-            for rel, c in pod.spec.all_containers()
-        ]
-    )
-    for c, path, who, res in scopes:
+    for name, who, rpath, res in _scopes(pod, pod_level, spec_path):
         if res is None:
             continue
-        name = c.name if c else None
-        rpath = f"{path}.resources" if c else path
         others = sorted(
             {n for lst in (res.requests, res.limits) for n in (lst or {}) if n not in QOS_RESOURCES}
         )
@@ -479,29 +452,23 @@ def _best_effort_reasons(pod: Pod, pod_level: bool, spec_path: str) -> list[QosR
             out.append(
                 QosReason(
                     "other_resources_ignored",
-                    f"{who} sets {', '.join(others)}, but only cpu and memory decide the QoS "
-                    "class.",
+                    Message(R_OTHERS_IGNORED, {"who": who, "resources": ", ".join(others)}),
                     container=name,
                     field=rpath,
-                    params={"resources": ", ".join(others)},
-                    template=R_OTHERS_IGNORED,
-                    args={"who": who},
                 )
             )
         for kind in ("requests", "limits"):
             for r in QOS_RESOURCES:
                 q = parse_resources(getattr(res, kind)).get(r)
                 if q is not None and q.sign() <= 0:
+                    params = {"who": who, "resource": r, "kind": kind[:-1], "value": _fmt(q)}
                     out.append(
                         QosReason(
                             "zero_ignored",
-                            f"{who} sets {r} {kind[:-1]} {_fmt(q)}, and a value of zero counts "
-                            "as not set.",
+                            Message(R_ZERO_IGNORED, params),
                             container=name,
                             field=f"{rpath}.{kind}[{r}]",
-                            params={"resource": r, "kind": kind[:-1], "value": _fmt(q)},
-                            template=R_ZERO_IGNORED,
-                            args={"who": who},
+                            resource=r,
                         )
                     )
     return out
@@ -509,104 +476,60 @@ def _best_effort_reasons(pod: Pod, pod_level: bool, spec_path: str) -> list[QosR
 
 def _guaranteed_reasons(pod: Pod, pod_level: bool, spec_path: str) -> list[QosReason]:
     if pod_level:
-        return [
-            QosReason(
-                "guaranteed",
-                f"{spec_path}.resources sets cpu and memory limits and each request equals "
-                "its limit, so the pod is Guaranteed.",
-                field=f"{spec_path}.resources",
-                template=R_GUARANTEED_POD,
-                args={"path": f"{spec_path}.resources"},
-            )
-        ]
+        path = f"{spec_path}.resources"
+        return [QosReason("guaranteed", Message(R_GUARANTEED_POD, {"path": path}), field=path)]
     n = len(pod.spec.containers) + len(pod.spec.init_list)
-    scope = (
-        "Every container, init containers and sidecars included,"
-        if pod.spec.init_list
-        else ("The container" if n == 1 else "Every container")
-    )
-    return [
-        QosReason(
-            "guaranteed",
-            f"{scope} sets cpu and memory limits and each request equals its limit, so the pod "
-            "is Guaranteed.",
-            params={"containers": str(n)},
-            template=R_GUARANTEED[scope],
-        )
-    ]
+    if pod.spec.init_list:
+        template = R_GUARANTEED_WITH_INIT
+    else:
+        template = R_GUARANTEED_ONE if n == 1 else R_GUARANTEED_EVERY
+    return [QosReason("guaranteed", Message(template, {}))]
 
 
 def _burstable_reasons(pod: Pod, pod_level: bool, spec_path: str) -> list[QosReason]:
+    path = f"{spec_path}.resources"
     out = [
         QosReason(
             "burstable",
-            (
-                f"{spec_path}.resources sets a cpu or memory request or limit, but not cpu "
-                "and memory limits equal to their requests, so the pod is Burstable."
-                if pod_level
-                else "A container sets a cpu or memory request or limit, but not every "
-                "container sets cpu and memory limits equal to its requests, so the pod is "
-                "Burstable."
-            ),
-            template=R_BURSTABLE_POD if pod_level else R_BURSTABLE,
-            args={"path": f"{spec_path}.resources"} if pod_level else {},
+            Message(R_BURSTABLE_POD, {"path": path}) if pod_level else Message(R_BURSTABLE, {}),
         )
     ]
-    if pod_level:
-        res = pod.spec.resources or ResourceRequirements()
-        scopes = [
-            (None, f"{spec_path}.resources", f"{spec_path}.resources", res.requests, res.limits)
-        ]
-    else:
-        scopes = [
-            (c, _who(c, f"{spec_path}.{rel}"), f"{spec_path}.{rel}.resources", c.requests, c.limits)
-            for rel, c in pod.spec.all_containers()
-        ]
     found = False
-    for c, who, rpath, requests, limits in scopes:
-        name = c.name if c else None
+    for name, who, rpath, res in _scopes(pod, pod_level, spec_path):
+        requests = res.requests if res else None
+        limits = res.limits if res else None
         req, lim = _positive(requests), _positive(limits)
         for r in QOS_RESOURCES:
             if r not in lim:
                 written = parse_resources(limits).get(r)
-                detail = (
-                    f"sets {r} limit {_fmt(written)}, which counts as no limit"
+                message = (
+                    Message(R_ZERO_LIMIT, {"who": who, "resource": r, "value": _fmt(written)})
                     if written is not None
-                    else f"sets no {r} limit"
+                    else Message(R_NO_LIMIT, {"who": who, "resource": r})
                 )
                 out.append(
                     QosReason(
                         "missing_limit",
-                        f"{who} {detail}.",
+                        message,
                         container=name,
                         field=f"{rpath}.limits[{r}]",
-                        params={"resource": r},
-                        template=R_ZERO_LIMIT if written is not None else R_NO_LIMIT,
-                        args={"who": who}
-                        | ({"value": _fmt(written)} if written is not None else {}),
+                        resource=r,
                     )
                 )
                 found = True
             elif r not in req or req[r] != lim[r]:
                 request = _fmt(req[r]) if r in req else "0"
+                params = {"who": who, "resource": r, "request": request, "limit": _fmt(lim[r])}
                 out.append(
                     QosReason(
                         "request_differs",
-                        f"{who}: {r} request {request} differs from limit {_fmt(lim[r])}.",
+                        Message(R_REQUEST_DIFFERS, params),
                         container=name,
                         field=f"{rpath}.requests[{r}]",
-                        params={"resource": r, "request": request, "limit": _fmt(lim[r])},
-                        template=R_REQUEST_DIFFERS,
-                        args={"who": who},
+                        resource=r,
                     )
                 )
                 found = True
     if not found:  # only reachable for pods validation rejects (a request above its limit)
-        out.append(
-            QosReason(
-                "requests_differ_from_limits",
-                "The summed cpu and memory requests differ from the summed limits.",
-                template=R_SUMS_DIFFER,
-            )
-        )
+        out.append(QosReason("requests_differ_from_limits", Message(R_SUMS_DIFFER, {})))
     return out

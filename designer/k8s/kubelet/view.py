@@ -1,10 +1,17 @@
 """What the node does with a pod, in one view: its cgroups, oom_score_adj, CPU throttling risk and
-eviction order under memory pressure."""
+eviction order under memory pressure.
+
+The numbers are :func:`kubelet_values` (the same object ``POST /api/v1/fit`` answers with). A
+value the kubelet would read from an unreadable quantity is not guessed: the parts that depend
+on it say that they cannot be computed and name the field, the rest is still shown. A value
+too large for the kubelet's int64 arithmetic is shown as the kubelet really computes it, and
+flagged.
+"""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
-from typing import Literal
 
 from designer.k8s.apiserver import pod_with_defaults
 from designer.k8s.core import (
@@ -12,51 +19,51 @@ from designer.k8s.core import (
     Message,
     Pod,
     Quantity,
+    ResourceValue,
+    Unreadable,
     gettext_noop,
-    milli,
+    go_scaled_value,
     parse_quantity,
     pod_requests,
+    unreadable_quantities,
     whole,
 )
 from designer.k8s.kubelet.cgroups import (
+    HUGEPAGES_PREFIX,
     MILLI_CPU_TO_CPU,
-    MIN_MILLI_CPU_LIMIT,
-    QUOTA_PERIOD,
+    SHARES_PER_CPU,
     CgroupValues,
     ContainerCgroup,
     _values,
-    milli_cpu_to_quota,
-    milli_cpu_to_shares,
-    pod_cgroup,
+    hugepage_size_name,
 )
-from designer.k8s.kubelet.oom import _is_node_critical, _limit_for, _oom_reason, oom_score_adj
-from designer.k8s.kubelet.qos import (
-    BURSTABLE,
-    GUARANTEED,
-    WHO_NAMED,
-    QosResult,
-    compute_qos_class,
-    pod_qos,
-)
+from designer.k8s.kubelet.config import MICROSECOND, KubeletConfig, go_duration_string
+from designer.k8s.kubelet.oom import _oom_reason
+from designer.k8s.kubelet.qos import WHO_NAMED, QosResult, compute_qos_class, pod_qos
+from designer.k8s.kubelet.values import ContainerValues, KubeletValues, kubelet_values
+
+_MAX_INT64 = (1 << 63) - 1
 
 
 @dataclass(frozen=True)
 class NodeView:
-    qos_class: str | None
+    qos_class: str | None  # None: a value that decides it is unreadable
     pod: CgroupValues
-    pod_cpu_weight_note: str
+    pod_cpu_weight_note: Message
     hugetlb: dict[str, int]  # e.g. {"2MB": 1073741824}: hugetlb.2MB.max; other sizes get 0
     containers: list[ContainerCgroup]
-    throttling_risk: bool
-    throttling_reason: str
-    eviction_order: str
+    throttling_risk: bool | None  # None: cannot be computed (throttling says why)
+    throttling: Message
+    eviction_order: Message
     memory_request: Quantity | None  # what eviction compares usage against
     node_memory_capacity: Quantity | None
-    notes: list[str] = field(default_factory=list)
-    # The texts above as Messages (gettext_noop templates) for the web layer to translate.
-    throttling_message: Message | None = None
-    eviction_order_message: Message | None = None
-    note_messages: list[Message] = field(default_factory=list)
+    notes: list[Message] = field(default_factory=list)
+    # The kubelet's raw values (the /api/v1/fit "kubelet" answer); None when a value they
+    # depend on is unreadable.
+    kubelet: KubeletValues | None = None
+    config: KubeletConfig = field(default_factory=KubeletConfig)
+    unreadable: tuple[Unreadable, ...] = ()  # the cpu/memory/hugepages values not readable
+    cannot_compute: Message | None = None  # what cannot be shown, and why
 
 
 CPU_WEIGHT_NOTE = gettext_noop(
@@ -71,55 +78,115 @@ POD_CPU_WEIGHT_NOTE = gettext_noop(
 )
 
 
-NOTE_UNREADABLE = gettext_noop(
-    "Some cpu or memory values cannot be read and were treated as unset; the API server would "
-    "reject this pod."
-)
-
-
 NOTE_HUGETLB = gettext_noop(
     "The pod cgroup's hugetlb limit is set for each requested page size; every other page size "
     "is limited to 0."
 )
 
 
-def _container_cgroup(
-    pod: Pod, c: Container, path: str, qos_class: str, capacity: int | None
-) -> ContainerCgroup:
-    cpu_limit, cpu_src = _limit_for(pod, c, "cpu")
-    mem_limit, mem_src = _limit_for(pod, c, "memory")
-    cpu_request = parse_quantity(c.requests["cpu"]) if "cpu" in c.requests else None
-    # calculateLinuxResources: no request but a limit -> shares from the limit (the API
-    # server normally already copied it); the limit may be the pod-level one.
-    if cpu_request is None:
-        shares = milli_cpu_to_shares(milli(cpu_limit) if cpu_limit else 0)
-    else:
-        shares = milli_cpu_to_shares(milli(cpu_request))
-    quota = milli_cpu_to_quota(milli(cpu_limit)) if cpu_limit else 0
-    memory = whole(mem_limit) if mem_limit is not None else None
-    role: Literal["init", "sidecar", "app"] = (
-        "app" if ".containers[" in path else ("sidecar" if c.is_sidecar else "init")
-    )
-    adj: int | None
-    if capacity:
-        adj = oom_score_adj(pod, c, capacity, qos_class=qos_class)
-    elif qos_class == BURSTABLE and not _is_node_critical(pod):
-        adj = None  # depends on the node's memory capacity
-    else:
-        adj = oom_score_adj(pod, c, 1, qos_class=qos_class)  # capacity does not matter
-    oom_reason = _oom_reason(pod, c, qos_class, adj)
-    return ContainerCgroup(
-        name=c.name,
-        field=path,
-        role=role,
-        cgroup=_values(shares, quota, memory),
-        cpu_weight_note=CPU_WEIGHT_NOTE,
-        oom_score_adj=adj,
-        oom_score_adj_reason=oom_reason.text,
-        cpu_limit_source=cpu_src,  # type: ignore[arg-type]
-        memory_limit_source=mem_src,  # type: ignore[arg-type]
-        oom_score_adj_message=oom_reason,
-    )
+NOTE_CANNOT_COMPUTE = gettext_noop(
+    "Part of what the node does cannot be worked out: %(fields)s cannot be read as a quantity "
+    "(the API server would reject the pod), so the values that depend on it are not shown."
+)
+
+
+NOTE_CUSTOM_PERIOD = gettext_noop(
+    "cpuCFSQuotaPeriod is %(period)s: a kubelet accepts a period other than 100ms only with the "
+    "alpha feature gate CustomCPUCFSQuotaPeriod, and then computes every CFS quota over that "
+    "period."
+)
+
+
+NOTE_ABSURD_READ = gettext_noop(
+    "%(field)s is %(value)s, more than the kubelet's 64-bit integers hold: Go's %(method)s() "
+    "reads it as %(go_value)s, and the values shown are what the kubelet really writes from "
+    "that. Use a realistic value."
+)
+
+
+NOTE_ABSURD_MATH = gettext_noop(
+    "%(field)s is %(value)s: the kubelet's 64-bit arithmetic on it (%(what)s) wraps around, and "
+    "the values shown are what the kubelet really writes. Use a realistic value."
+)
+
+
+THROTTLE_UNREADABLE = gettext_noop(
+    "CPU throttling cannot be worked out: %(fields)s cannot be read as a quantity."
+)
+
+
+EVICTION_UNREADABLE = gettext_noop(
+    "The eviction order cannot be worked out: %(fields)s cannot be read as a quantity."
+)
+
+
+OOM_UNREADABLE = gettext_noop(
+    "oom_score_adj cannot be worked out: %(fields)s cannot be read as a quantity."
+)
+
+
+def _fields_text(items: list[Unreadable]) -> str:
+    """Field paths with the values as written, for the sentences above (not translated)."""
+    return ", ".join(f"{u.field} (“{u.value}”)" for u in items)
+
+
+def _kubelet_resource(name: str) -> bool:
+    return name in ("cpu", "memory") or name.startswith(HUGEPAGES_PREFIX)
+
+
+def _raw_values(pod: Pod, spec_path: str) -> list[tuple[str, str, ResourceValue]]:
+    """(field, resource, value) of every cpu/memory/hugepages value of the pod."""
+    out = []
+    for rel, c in pod.spec.all_containers():
+        for kind, values in (("requests", c.requests), ("limits", c.limits)):
+            for name, value in values.items():
+                out.append((f"{spec_path}.{rel}.resources.{kind}[{name}]", name, value))
+    res = pod.spec.resources
+    if res is not None:
+        for kind, values in (("requests", res.requests or {}), ("limits", res.limits or {})):
+            for name, value in values.items():
+                out.append((f"{spec_path}.resources.{kind}[{name}]", name, value))
+    for name, value in (pod.spec.overhead or {}).items():
+        out.append((f"{spec_path}.overhead[{name}]", name, value))
+    return [x for x in out if _kubelet_resource(x[1])]
+
+
+def _absurd_notes(pod: Pod, spec_path: str, config: KubeletConfig) -> list[Message]:
+    """Values the kubelet's int64 arithmetic cannot hold (cpu: 1e999), named and explained."""
+    notes: list[Message] = []
+    period = config.cpu_cfs_quota_period_us if config.custom_period else 100000
+    for path, name, value in _raw_values(pod, spec_path):
+        q = parse_quantity(value)
+        if q is None or q.sign() <= 0:
+            continue
+        cpu = name == "cpu"
+        method = "MilliValue" if cpu else "Value"
+        shown = value if isinstance(value, str) else str(value)
+        try:
+            exact = q.milli_value() if cpu else q.value()
+        except OverflowError:
+            go_value = q.go_scaled_value(-3 if cpu else 0)
+            notes.append(
+                Message(
+                    NOTE_ABSURD_READ,
+                    {"field": path, "value": shown, "method": method, "go_value": go_value},
+                )
+            )
+            continue
+        products = (
+            [("millicores x period", exact * period), ("millicores x 1024", exact * SHARES_PER_CPU)]
+            if cpu
+            else [("1000 x bytes", exact * 1000)]
+        )
+        overflowing = [what for what, product in products if product > _MAX_INT64]
+        if overflowing:
+            notes.append(
+                Message(
+                    NOTE_ABSURD_MATH,
+                    {"field": path, "value": shown, "what": ", ".join(overflowing)},
+                )
+            )
+    return notes
 
 
 def node_view(
@@ -130,61 +197,149 @@ def node_view(
     default_pod_limits: bool = True,
     defaulted: Pod | None = None,
     qos: QosResult | None = None,
+    kubelet: KubeletConfig | None = None,
 ) -> NodeView:
-    """What the kubelet applies for ``pod`` on a node with ``node_memory_capacity``.
+    """What the kubelet applies for ``pod`` on a node with ``node_memory_capacity``, with the
+    kubelet configuration ``kubelet`` (defaults: cpuCFSQuota true, 100ms).
 
     ``defaulted`` (the pod as the API server stores it, which is what the kubelet receives)
     and its ``qos`` are computed here unless given.
     """
+    config = kubelet or KubeletConfig()
     p = defaulted or pod_with_defaults(pod, default_pod_limits=default_pod_limits)
-    notes: list[Message] = []
     if qos is None:
         qos = pod_qos(pod, spec_path, default_pod_limits=default_pod_limits, defaulted=p)
-    # The kubelet never sees an unreadable value (the API server rejects the pod); here such
-    # values count as unset so the rest can still be shown.
-    qos_class = compute_qos_class(p)
-    if qos.qos_class is None:
-        notes.append(Message(NOTE_UNREADABLE, {}))
-    capacity = whole(node_memory_capacity) if node_memory_capacity is not None else None
-    if capacity is not None and capacity <= 0:
-        capacity = None
+    bad = unreadable_quantities(pod, spec_path, keep=_kubelet_resource)
+    cpu_bad = [u for u in bad if u.resource == "cpu"]
+    memory_bad = [u for u in bad if u.resource == "memory"]
+    hugepages_bad = [u for u in bad if u.resource.startswith(HUGEPAGES_PREFIX)]
+    # With an unreadable value the numbers are computed as if it were unset, and every part
+    # that depends on it is withheld below. The cpu part of the pod cgroup does not depend on
+    # the class: Guaranteed implies every cpu limit declared, BestEffort none and 0 shares.
+    values = kubelet_values(
+        p,
+        whole(node_memory_capacity) if node_memory_capacity is not None else None,
+        config,
+        spec_path=spec_path,
+        qos_class=qos.qos_class or compute_qos_class(p),
+    )
+    notes: list[Message] = []
+    if bad:
+        notes.append(Message(NOTE_CANNOT_COMPUTE, {"fields": _fields_text(bad)}))
+    if config.custom_period:
+        period_text = go_duration_string(config.cpu_cfs_quota_period_us * MICROSECOND)
+        notes.append(Message(NOTE_CUSTOM_PERIOD, {"period": period_text}))
+    notes.extend(_absurd_notes(pod, spec_path, config))
 
-    pod_values, hugetlb = pod_cgroup(p, qos_class)
+    pod_values = _values(
+        values.pod.cpu_shares,
+        values.pod.cpu_quota,
+        values.pod.cpu_period,
+        values.pod.memory_limit,
+        cpu_known=not cpu_bad,
+        memory_known=not memory_bad,
+    )
+    oom_unknown = qos.qos_class is None or bool(memory_bad)
+    oom_fields = _fields_text(memory_bad or [u for u in bad if u.resource in ("cpu", "memory")])
     containers = [
-        _container_cgroup(p, c, path, qos_class, capacity)
-        for path, c in ((f"{spec_path}.{rel}", c) for rel, c in p.spec.all_containers())
+        _container(
+            c,
+            container,
+            cpu_known=not cpu_bad,
+            memory_known=not memory_bad,
+            oom_fields=oom_fields if oom_unknown else None,
+            p=p,
+            qos_class=values.qos_class,
+        )
+        for c, (_, container) in zip(values.containers, p.spec.all_containers(), strict=True)
     ]
-    risk, reason = _throttling(p, pod_values, containers)
+    if cpu_bad:
+        risk: bool | None = None
+        reason = Message(THROTTLE_UNREADABLE, {"fields": _fields_text(cpu_bad)})
+    else:
+        risk, reason = _throttling(pod_values, containers, values.containers, config)
     memory_request = pod_requests(p).get("memory")
-    eviction = _eviction_order(p, qos_class, memory_request)
+    if memory_bad:
+        eviction = Message(EVICTION_UNREADABLE, {"fields": _fields_text(memory_bad)})
+    else:
+        eviction = _eviction_order(p, memory_request, values.pod.memory_limit)
+    hugetlb = (
+        {}
+        if hugepages_bad
+        else {hugepage_size_name(size): v for size, v in sorted(values.pod.hugetlb.items()) if size}
+    )
     if hugetlb:
         notes.append(Message(NOTE_HUGETLB, {}))
     return NodeView(
-        qos_class=qos_class,
+        qos_class=qos.qos_class,
         pod=pod_values,
-        pod_cpu_weight_note=POD_CPU_WEIGHT_NOTE,
+        pod_cpu_weight_note=Message(POD_CPU_WEIGHT_NOTE, {}),
         hugetlb=hugetlb,
         containers=containers,
         throttling_risk=risk,
-        throttling_reason=reason.text,
-        eviction_order=eviction.text,
-        memory_request=memory_request,
+        throttling=reason,
+        eviction_order=eviction,
+        memory_request=memory_request if not memory_bad else None,
         node_memory_capacity=node_memory_capacity,
-        notes=[n.text for n in notes],
-        throttling_message=reason,
-        eviction_order_message=eviction,
-        note_messages=notes,
+        notes=notes,
+        kubelet=None if bad else values,
+        config=config,
+        unreadable=tuple(bad),
+        cannot_compute=notes[0] if bad else None,
     )
 
 
-def _cpu_text(quota: int) -> str:
-    milli = quota * MILLI_CPU_TO_CPU // QUOTA_PERIOD
+def _container(
+    c: ContainerValues,
+    container: Container,
+    *,
+    cpu_known: bool,
+    memory_known: bool,
+    oom_fields: str | None,
+    p: Pod,
+    qos_class: str,
+) -> ContainerCgroup:
+    if oom_fields is not None:
+        adj = None
+        oom_reason = Message(OOM_UNREADABLE, {"fields": oom_fields})
+    else:
+        adj = c.oom_score_adj
+        oom_reason = _oom_reason(p, container, qos_class, adj)
+    return ContainerCgroup(
+        name=c.name,
+        field=c.field,
+        role=c.role,
+        cgroup=_values(
+            c.cpu_shares,
+            c.cpu_quota,
+            c.cpu_period,
+            c.memory_limit,
+            cpu_known=cpu_known,
+            memory_known=memory_known,
+        ),
+        cpu_weight_note=Message(CPU_WEIGHT_NOTE, {}),
+        oom_score_adj=adj,
+        oom_reason=oom_reason,
+        cpu_limit_source=c.cpu_limit_source,
+        memory_limit_source=c.memory_limit_source,
+    )
+
+
+def _cpu_text(quota: int, period: int) -> str:
+    milli = quota * MILLI_CPU_TO_CPU // period
     return f"{milli // 1000}" if milli % 1000 == 0 else f"{milli}m"
 
 
 THROTTLE_NONE = gettext_noop(
     "No CPU limit: the containers can use idle CPU on the node without being throttled; "
     "cpu.weight only decides their share when CPUs are contended."
+)
+
+
+THROTTLE_DISABLED = gettext_noop(
+    "The kubelet runs with cpuCFSQuota: false, so CPU limits are not enforced (cpu.max max): "
+    "the containers are never throttled; cpu.weight only decides their share when CPUs are "
+    "contended."
 )
 
 
@@ -206,10 +361,10 @@ THROTTLE_POD = gettext_noop(
 )
 
 
-THROTTLE_SET = gettext_noop(
+THROTTLE_LIMITED = gettext_noop(
     "CPU limit set: %(parts)s. Once a cgroup has used its quota the kernel stops it until the "
-    "next 100ms period, even if other CPUs are idle, which shows up as latency spikes. Limits "
-    "below %(min)sm are raised to the 1ms minimum quota."
+    "next %(period)s period, even if other CPUs are idle, which shows up as latency spikes. "
+    "Limits below %(min)sm are raised to the 1ms minimum quota."
 )
 
 
@@ -226,13 +381,18 @@ def _joined(parts: list[Message]) -> Message:
 
 
 def _throttling(
-    pod: Pod, pod_values: CgroupValues, containers: list[ContainerCgroup]
+    pod_values: CgroupValues,
+    containers: list[ContainerCgroup],
+    raw: tuple[ContainerValues, ...],
+    config: KubeletConfig,
 ) -> tuple[bool, Message]:
-    capped = [c for c in containers if c.cgroup.cpu_quota is not None]
+    if not config.cpu_cfs_quota:
+        return False, Message(THROTTLE_DISABLED, {})
+    capped = [(c, r) for c, r in zip(containers, raw, strict=True) if c.cgroup.cpu_quota]
     if not capped and pod_values.cpu_quota is None:
         return False, Message(THROTTLE_NONE, {})
     parts = []
-    for c in capped:
+    for c, r in capped:
         who = (
             Message(WHO_NAMED, {"name": c.name, "path": c.field})
             if c.name
@@ -245,24 +405,35 @@ def _throttling(
                 {
                     "who": who,
                     "quota": quota,
-                    "period": QUOTA_PERIOD,
-                    "cpu": _cpu_text(quota),
+                    "period": r.cpu_period,
+                    "cpu": _cpu_text(quota, r.cpu_period),
                     "cpu_max": c.cgroup.cpu_max,
                 },
             )
         )
     if pod_values.cpu_quota is not None:
+        # cm.MilliCPUToQuota used the period only with CustomCPUCFSQuotaPeriod on.
+        quota_period = pod_values.cpu_period if config.custom_period else 100000
         parts.append(
             Message(
                 THROTTLE_POD,
                 {
                     "quota": pod_values.cpu_quota,
-                    "cpu": _cpu_text(pod_values.cpu_quota),
+                    "cpu": _cpu_text(pod_values.cpu_quota, quota_period or 100000),
                     "cpu_max": pod_values.cpu_max,
                 },
             )
         )
-    return True, Message(THROTTLE_SET, {"parts": _joined(parts), "min": MIN_MILLI_CPU_LIMIT})
+    period = config.cpu_cfs_quota_period_us if config.custom_period else 100000
+    return True, Message(
+        THROTTLE_LIMITED,
+        {
+            "parts": _joined(parts),
+            "period": go_duration_string(period * MICROSECOND),
+            # The smallest limit whose quota is not raised: milli * period / 1000 >= 1000.
+            "min": math.ceil(1_000_000 / period),
+        },
+    )
 
 
 PRIORITY_CLASS = gettext_noop('priority class "%(name)s"')
@@ -316,11 +487,14 @@ def _priority_text(pod: Pod) -> Message:
     return Message(PRIORITY_DEFAULT, {})
 
 
-def _eviction_order(pod: Pod, qos_class: str, memory_request: Quantity | None) -> Message:
+def _eviction_order(pod: Pod, memory_request: Quantity | None, memory_limit: int | None) -> Message:
+    """``memory_limit`` is the pod cgroup's (None: unbounded). When it equals the request,
+    the pod's use cannot exceed its request (a Guaranteed pod, or a Burstable one whose
+    memory limits equal its requests)."""
     priority = _priority_text(pod)
     if memory_request is None or memory_request.is_zero():
         own = Message(EVICTION_NO_REQUEST, {"priority": priority})
-    elif qos_class == GUARANTEED:
+    elif memory_limit is not None and memory_limit == go_scaled_value(memory_request):
         own = Message(
             EVICTION_GUARANTEED, {"memory": memory_request.canonical(), "priority": priority}
         )

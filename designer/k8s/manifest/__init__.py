@@ -103,7 +103,6 @@ from designer.k8s.manifest.reader import (
     ManifestError,
     ReadError,
     go_json_loads,
-    is_hostile,
     iter_documents,
     read_documents,
 )
@@ -129,7 +128,6 @@ __all__ = [
     "dump_yaml_all",
     "find_workloads",
     "go_json_loads",
-    "is_hostile",
     "iter_documents",
     "load",
     "read_documents",

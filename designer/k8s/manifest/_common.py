@@ -15,10 +15,14 @@ MAX_DOCUMENTS = 50_000
 
 
 class _DocError(Exception):
-    def __init__(self, line: int, message: str) -> None:
+    """A document that cannot be read; ``hostile`` when it was refused to protect the reader
+    (an alias bomb, nesting too deep) rather than malformed."""
+
+    def __init__(self, line: int, message: str, *, hostile: bool = False) -> None:
         super().__init__(message)
         self.line = line
         self.message = message
+        self.hostile = hostile
 
 
 def _type_name(value: Any) -> str:

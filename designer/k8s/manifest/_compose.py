@@ -187,7 +187,9 @@ def _compose(data: bytes, line0: int) -> Any:
         if t is _ScalarEvent:
             decode_count += 1
             if alias_count > 100 and _excessive_aliasing(alias_count, decode_count):
-                raise _DocError(line0 + ev.start_mark.line, "document contains excessive aliasing")
+                raise _DocError(
+                    line0 + ev.start_mark.line, "document contains excessive aliasing", hostile=True
+                )
             tag = ev.tag
             value = ev.value
             if cur is not None and cur.flow and ev.style == "" and "?" in value:
@@ -220,14 +222,14 @@ def _compose(data: bytes, line0: int) -> Any:
             decode_count += 1
             line = line0 + ev.start_mark.line
             if alias_count > 100 and _excessive_aliasing(alias_count, decode_count):
-                raise _DocError(line, "document contains excessive aliasing")
+                raise _DocError(line, "document contains excessive aliasing", hostile=True)
             is_map = t is _MappingStartEvent
             if cur is not None and cur.is_map and not cur.have_key:
                 what = "a mapping" if is_map else "a list"
                 raise _DocError(line, f"invalid map key: {what} (keys must be scalars)")
             depth = 1 if cur is None else cur.depth + 1
             if depth > MAX_DEPTH:
-                raise _DocError(line, f"nesting is deeper than {MAX_DEPTH} levels")
+                raise _DocError(line, f"nesting is deeper than {MAX_DEPTH} levels", hostile=True)
             if ev.anchor is not None:
                 open_anchors[ev.anchor] = open_anchors.get(ev.anchor, 0) + 1
             frame = _Frame({} if is_map else [], is_map, depth, ev.anchor, bool(ev.flow_style))
@@ -250,7 +252,7 @@ def _compose(data: bytes, line0: int) -> Any:
             line = line0 + ev.start_mark.line
             name = ev.anchor
             if open_anchors.get(name):
-                raise _DocError(line, f"anchor '{name}' value contains itself")
+                raise _DocError(line, f"anchor '{name}' value contains itself", hostile=True)
             target = anchors.get(name)
             if target is None:
                 raise _DocError(line, f"unknown anchor '{name}' referenced")
@@ -258,16 +260,18 @@ def _compose(data: bytes, line0: int) -> Any:
             decode_count += 1 + size
             alias_count += size
             if _excessive_aliasing(alias_count, decode_count):
-                raise _DocError(line, "document contains excessive aliasing")
+                raise _DocError(line, "document contains excessive aliasing", hostile=True)
             if height:
                 depth = (0 if cur is None else cur.depth) + height
                 if depth > MAX_DEPTH:
-                    raise _DocError(line, f"nesting is deeper than {MAX_DEPTH} levels")
+                    raise _DocError(
+                        line, f"nesting is deeper than {MAX_DEPTH} levels", hostile=True
+                    )
                 if cur is not None and depth > cur.max_depth:
                     cur.max_depth = depth
                 copied += size
                 if copied > MAX_ALIAS_NODES:
-                    raise _DocError(line, "document contains excessive aliasing")
+                    raise _DocError(line, "document contains excessive aliasing", hostile=True)
                 if cur is not None and cur.is_map and not cur.have_key:
                     raise _DocError(line, f"invalid map key: {_type_name(value)}")
                 value = _copy_tree(value)

@@ -196,7 +196,7 @@ def find_workloads(documents: list[Document]) -> WorkloadScan:
     record = finder.object
     for doc in documents:
         if doc.error is not None:
-            finder.errors.append(ReadError(doc.index, doc.error))
+            finder.errors.append(ReadError(doc.index, doc.error, doc.hostile))
             continue
         if doc.data is None:
             continue

@@ -28,32 +28,16 @@ class Document:
     line: int  # 1-based line where the document's content starts
     data: Any | None  # parsed value (dict for a k8s object) or None on error
     error: str | None  # e.g. "line 7: mapping values are not allowed in this context"
+    # The reader refused it to protect itself (alias bomb, nesting too deep), not merely
+    # because it is malformed: callers such as the HTTP API refuse the whole input then.
+    hostile: bool = False
 
 
 @dataclass(frozen=True)
 class ReadError:
     document: int
     message: str
-
-    @property
-    def hostile(self) -> bool:
-        """The document was refused to protect the reader (alias bomb, excessive nesting),
-        not merely malformed: callers such as the HTTP API refuse the whole input."""
-        return is_hostile(self.message)
-
-
-# How the reader words the documents it refuses because they are hostile.
-HOSTILE_MARKERS = (
-    "excessive aliasing",
-    "nesting is deeper than",
-    "exceeded maximum nesting depth",
-    "value contains itself",
-)
-
-
-def is_hostile(message: str) -> bool:
-    """A read error that means "refused as hostile" rather than "malformed"."""
-    return any(marker in message for marker in HOSTILE_MARKERS)
+    hostile: bool = False  # see Document.hostile
 
 
 # ---------------------------------------------------------------------------
@@ -135,13 +119,16 @@ def _error_message(e: yaml.YAMLError, line0: int, data: bytes) -> str:
     return f"line {line0}: {e}"  # pragma: no cover
 
 
-def _parse_slow(text: str, data: bytes, line0: int) -> tuple[Any, str | None]:
+def _parse_slow(text: str, data: bytes, line0: int) -> tuple[Any, str | None, bool]:
+    """(value, error, hostile) of one document read on the correct path."""
     try:
-        return _compose_like_go(text, data, line0), None
+        return _compose_like_go(text, data, line0), None, False
     except _DocError as e:
-        return None, f"line {e.line}: {e.message}"
+        return None, f"line {e.line}: {e.message}", e.hostile
     except yaml.YAMLError as e:
-        return None, _error_message(e, line0, data)
+        # libyaml's own nesting limit (1000 levels) is a refusal, like ours.
+        deep = isinstance(e, yaml.MarkedYAMLError) and e.problem == "exceeded maximum nesting depth"
+        return None, _error_message(e, line0, data), deep
 
 
 _LEADING_SPACE = re.compile(rb"[ \t\r\n]*")
@@ -374,14 +361,15 @@ def iter_documents(
             continue
         value: Any = None
         error: str | None = None
+        hostile = False
         if any_slow and (separators == 0 or _needs_correct_path(chunk_data)):
-            value, error = _parse_slow(chunk_text, chunk_data, line0)
+            value, error, hostile = _parse_slow(chunk_text, chunk_data, line0)
         else:
             try:
                 value = _parse_fast(chunk_text)
             except Exception:  # any disagreement: let libyaml have the final word
-                value, error = _parse_slow(chunk_text, chunk_data, line0)
+                value, error, hostile = _parse_slow(chunk_text, chunk_data, line0)
         if value is None and error is None:
             continue  # a null document: kubectl skips it
-        yield Document(count, start_line, value, error)
+        yield Document(count, start_line, value, error, hostile)
         count += 1

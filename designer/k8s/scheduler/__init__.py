@@ -14,8 +14,17 @@ from designer.k8s.scheduler.catalog import (
     catalog_shape,
     catalog_shapes,
 )
+from designer.k8s.scheduler.dra_fit import (
+    ClaimsFit,
+    claims_fit,
+    dra_inputs,
+    fit_with_claims,
+    node_candidates,
+    slice_nodes,
+    with_claims,
+    without_slices,
+)
 from designer.k8s.scheduler.node_fit import (
-    DEFAULT_PLUGIN,
     FitResult,
     fit,
     tolerates,
@@ -34,20 +43,27 @@ from designer.k8s.scheduler.requests import (
 )
 
 __all__ = [
-    "DEFAULT_PLUGIN",
+    "ClaimsFit",
     "FitResult",
     "NodeInfo",
     "PROVIDERS",
     "catalog_shape",
+    "claims_fit",
+    "dra_inputs",
     "catalog_shapes",
     "effective_limits",
     "effective_requests",
     "estimate_allocatable",
     "fit",
+    "fit_with_claims",
+    "node_candidates",
     "node_from_capacity",
     "node_from_catalog",
     "node_from_manifest",
     "request_phases",
     "scoring_requests",
+    "slice_nodes",
     "tolerates",
+    "with_claims",
+    "without_slices",
 ]

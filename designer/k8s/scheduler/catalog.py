@@ -22,6 +22,7 @@ class NodeShape:
     memory: str
     gpu_count: int
     gpu_model: str
+    mig_model: str | None  # key of the GPU's MIG table (designer.k8s.gpu), None: no MIG
     gpu_memory_gb: int  # per GPU
     eks_max_pods: int | None
     source: str
@@ -47,6 +48,7 @@ class NodeShape:
             "memory": self.memory,
             "gpuCount": self.gpu_count,
             "gpuModel": self.gpu_model,
+            "migModel": self.mig_model,
             "gpuMemoryGB": self.gpu_memory_gb,
             "gpuResource": self.gpu_resource,
             "eksMaxPods": self.eks_max_pods,

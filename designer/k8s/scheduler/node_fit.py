@@ -26,10 +26,14 @@ from typing import Any
 from designer.k8s.core import (
     Message,
     Pod,
+    Quantity,
     ResourceValue,
+    Unreadable,
     gettext_noop,
     is_native_resource,
+    parse_quantity,
     resource_sort_key,
+    unreadable_quantities,
 )
 from designer.k8s.gpu import MIG_RESOURCE_PREFIX, SHARED_SUFFIX, VENDORS, is_gpu_resource
 from designer.k8s.scheduler._units import (
@@ -179,6 +183,40 @@ N_UNREQUESTED = gettext_noop(
 N_NO_REQUESTS = gettext_noop(
     "The pod requests nothing, so only the node's pod limit bounds how many fit."
 )
+N_UNREADABLE = gettext_noop(
+    "How many pods fit cannot be worked out: %(fields)s cannot be read as a quantity (the API "
+    "server would reject the pod)."
+)
+
+
+N_MPS_ONE = gettext_noop(
+    "With MPS a container may request only one replica: %(who)s requests %(count)s "
+    "%(resource)s, which the device plugin refuses when the pod starts on the node."
+)
+
+
+def _mps_notes(pod: Pod, node: NodeInfo, spec_path: str) -> list[Message]:
+    """MPS sharing refuses more than one replica per container (k8s-device-plugin:
+    failRequestsGreaterThanOne is always on for MPS)."""
+    if node.gpu_sharing is None or node.gpu_sharing.mode != "mps":
+        return []
+    out = []
+    for rel, c in pod.spec.all_containers():
+        for resource in ("nvidia.com/gpu", "nvidia.com/gpu" + SHARED_SUFFIX):
+            value = c.limits.get(resource, c.requests.get(resource))
+            q = parse_quantity(value) if value is not None else None
+            if q is not None and q > _ONE:
+                who = Message(
+                    'container "%(name)s" (%(path)s)',
+                    {"name": c.name, "path": f"{spec_path}.{rel}"},
+                )
+                out.append(
+                    Message(N_MPS_ONE, {"who": who, "count": q.canonical(), "resource": resource})
+                )
+    return out
+
+
+_ONE = Quantity.parse("1")
 
 
 @dataclass(frozen=True)
@@ -212,6 +250,10 @@ class FitResult:
     stranded: dict[str, str]
     pending_reasons: tuple[PendingReason, ...]
     notes: tuple[Message, ...]
+    # Requests that cannot be read: the counts that depend on them are not computed (None).
+    unreadable: tuple[Unreadable, ...] = ()
+    # The DRA part (dra_fit.ClaimsFit) when the pod has resource claims.
+    claims: Any = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -227,6 +269,8 @@ class FitResult:
             "pendingReasonDetails": [r.as_dict() for r in self.pending_reasons],
             "notes": [n.text for n in self.notes],
             "noteDetails": [n.as_dict() for n in self.notes],
+            "cannotCompute": [u.as_dict() for u in self.unreadable],
+            "claims": self.claims.as_dict() if self.claims is not None else None,
         }
 
 
@@ -241,14 +285,15 @@ def _bottleneck_order(name: str) -> tuple[int, tuple[int, str]]:
     return (2, resource_sort_key(name))
 
 
-def _plugin_for(resource: str) -> str:
+def _plugin_for(resource: str) -> Message:
+    """The device plugin that advertises ``resource``, as a (translatable) sentence part."""
     if resource.startswith(MIG_RESOURCE_PREFIX):
-        return str(VENDORS["nvidia"]["plugin"])
+        return Message(str(VENDORS["nvidia"]["plugin"]), {})
     base = resource.removesuffix(SHARED_SUFFIX)
     for row in VENDORS.values():
         if base in row["resources"]:  # type: ignore[operator]
-            return str(row["plugin"])
-    return DEFAULT_PLUGIN
+            return Message(str(row["plugin"]), {})
+    return Message(DEFAULT_PLUGIN, {})
 
 
 def _pod_tolerations(pod: Pod) -> list[Mapping[str, Any]]:
@@ -298,6 +343,7 @@ def fit(
     daemonset_overhead: Mapping[str, ResourceValue] | None = None,
     *,
     apply_defaults: bool = True,
+    spec_path: str = "spec",
 ) -> FitResult:
     """How many copies of ``pod`` fit on ``node`` and what would keep it Pending there.
 
@@ -307,8 +353,11 @@ def fit(
     it, and the smallest count is the bottleneck. ``stranded`` is allocatable left minus
     pods-per-node x request, for cpu, memory and every GPU resource of the node or the pod.
     Raises ValueError for an overhead value that is not a quantity. Pass the defaulted pod
-    with ``apply_defaults=False`` when it is at hand.
+    with ``apply_defaults=False`` when it is at hand. A request that cannot be read is not
+    taken for zero: the pods per node are then None (unknown) unless the pod cannot land at all,
+    and ``unreadable`` names the fields (their paths start with ``spec_path``).
     """
+    unreadable = tuple(unreadable_quantities(pod, spec_path, as_requests=True))
     requests = {
         n: q
         for n, q in effective_requests(pod, apply_defaults=apply_defaults).items()
@@ -367,15 +416,25 @@ def fit(
             n for n in sorted(counts, key=_bottleneck_order) if counts[n] == by_resources
         )
     per_node = 0 if reasons else by_resources
+    if unreadable:
+        # The missing counts could be the smallest; only a pod that cannot land is certain.
+        by_resources = None
+        bottlenecks = ()
+        per_node = 0 if reasons else None
     placement_blocked = any(
         r.code not in ("insufficient", "too-many-pods", "device-plugin-missing") for r in reasons
     )
 
     notes: list[Message] = []
-    if not req_units:
+    if unreadable:
+        fields = ", ".join(f"{u.field} (“{u.value}”)" for u in unreadable)
+        notes.append(Message(N_UNREADABLE, {"fields": fields}))
+    notes.extend(node.gpu_notes)
+    notes.extend(_mps_notes(pod, node, spec_path))
+    if not req_units and not unreadable:
         notes.append(Message(N_NO_REQUESTS, {}))
     stranded: dict[str, str] = {}
-    if per_node is not None:
+    if per_node is not None and not unreadable:
         shown = {"cpu", "memory"} | {n for n in alloc if is_gpu_resource(n) and alloc[n] > 0}
         shown |= {n for n in req_units if is_gpu_resource(n)}
         for name in sorted(shown & set(alloc), key=resource_sort_key):
@@ -428,4 +487,5 @@ def fit(
         stranded=stranded,
         pending_reasons=tuple(reasons),
         notes=tuple(notes),
+        unreadable=unreadable,
     )

@@ -7,7 +7,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from designer.k8s.core import MessageError, ResourceValue, gettext_noop
+from designer.k8s.core import (
+    Message,
+    MessageError,
+    Quantity,
+    QuantityError,
+    ResourceValue,
+    gettext_noop,
+)
+from designer.k8s.gpu import GpuSharing, SharingError, advertised_gpus, mig_model
 from designer.k8s.scheduler._units import INSTANCE_TYPE_LABEL, _canonical, _parse_list, _text
 from designer.k8s.scheduler.allocatable import Allocatable, _estimate, estimate_allocatable
 from designer.k8s.scheduler.catalog import NodeShape, catalog_shape
@@ -28,6 +36,20 @@ class NodeInfo:
     origin: Literal["manifest", "capacity", "catalog"] = "manifest"
     estimate: Allocatable | None = None
     shape: NodeShape | None = None
+    # How the device plugin shares the GPUs, when the GPU resources were derived from it.
+    gpu_sharing: GpuSharing | None = None
+    gpu_notes: tuple[Message, ...] = ()
+
+    @property
+    def memory_capacity(self) -> int | None:
+        """The node's memory capacity in bytes (what cadvisor reports and oom_score_adj uses),
+        from status.capacity, else allocatable; None when the node gives neither."""
+        value = self.capacity.get("memory") or self.allocatable.get("memory")
+        try:
+            q = Quantity.from_json(value) if value else None
+        except QuantityError:
+            return None
+        return q.go_scaled_value(0) if q is not None and q.sign() > 0 else None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -40,6 +62,8 @@ class NodeInfo:
             "unschedulable": self.unschedulable,
             "estimate": self.estimate.as_dict() if self.estimate else None,
             "shape": self.shape.as_dict() if self.shape else None,
+            "gpuSharing": self.gpu_sharing.as_dict() if self.gpu_sharing else None,
+            "gpuNotes": [n.text for n in self.gpu_notes],
         }
 
 
@@ -113,6 +137,38 @@ def node_from_manifest(obj: Mapping[str, Any]) -> NodeInfo:
     )
 
 
+NO_GPUS_TO_SHARE = gettext_noop(
+    "the node's capacity has no %(resource)s to share; give the number of physical GPUs as "
+    "%(resource)s"
+)
+GPU_COUNT = gettext_noop("%(resource)s must be a whole number of physical GPUs, not %(value)s")
+
+
+def _shared(
+    capacity: Mapping[str, ResourceValue],
+    sharing: GpuSharing | None,
+    model: str | None,
+    model_label: str = "",
+) -> tuple[dict[str, ResourceValue], tuple[Message, ...]]:
+    """The capacity with its physical nvidia.com/gpu replaced by what the device plugin
+    advertises under ``sharing`` (gpu.advertised_gpus); raises SharingError."""
+    if sharing is None or sharing.mode == "whole":
+        return dict(capacity), ()
+    gpu = "nvidia.com/gpu"
+    if gpu not in capacity:
+        raise SharingError("mode", NO_GPUS_TO_SHARE, {"resource": gpu})
+    try:
+        count = Quantity.from_json(capacity[gpu])
+    except (QuantityError, TypeError, ValueError):
+        count = None
+    if count is None or count.sign() < 0 or not count.is_integer() or count.as_fraction() > 10_000:
+        raise SharingError("mode", GPU_COUNT, {"resource": gpu, "value": repr(capacity[gpu])})
+    advertised = advertised_gpus(int(count.as_fraction()), sharing, model, model_label=model_label)
+    shared = {k: v for k, v in capacity.items() if k != gpu}
+    shared.update({k: str(n) for k, n in advertised.resources.items()})
+    return shared, advertised.notes
+
+
 def node_from_capacity(
     capacity: Mapping[str, ResourceValue],
     provider: str,
@@ -121,9 +177,19 @@ def node_from_capacity(
     name: str | None = None,
     labels: Mapping[str, str] | None = None,
     taints: list[dict[str, Any]] | None = None,
+    gpu_sharing: GpuSharing | None = None,
+    gpu_model: str | None = None,
 ) -> NodeInfo:
-    """A custom node: ``capacity`` with allocatable estimated for ``provider``."""
-    est = estimate_allocatable(capacity, provider, max_pods)
+    """A custom node: ``capacity`` with allocatable estimated for ``provider``.
+
+    With ``gpu_sharing``, ``capacity["nvidia.com/gpu"]`` counts the physical GPUs (of MIG model
+    ``gpu_model``, needed for the MIG modes) and is replaced by what the device plugin
+    advertises for that sharing; raises SharingError for a sharing the node cannot have.
+    """
+    if gpu_sharing is not None and gpu_model is not None:
+        gpu_model = mig_model(gpu_model).key
+    shared, notes = _shared(capacity, gpu_sharing, gpu_model)
+    est = estimate_allocatable(shared, provider, max_pods)
     return NodeInfo(
         name=name,
         capacity=est.capacity,
@@ -132,11 +198,17 @@ def node_from_capacity(
         taints=_taints(taints, "taints"),
         origin="capacity",
         estimate=est,
+        gpu_sharing=gpu_sharing if gpu_sharing and gpu_sharing.mode != "whole" else None,
+        gpu_notes=notes,
     )
 
 
 def node_from_catalog(
-    shape_id: str, provider: str | None = None, max_pods: int | None = None
+    shape_id: str,
+    provider: str | None = None,
+    max_pods: int | None = None,
+    *,
+    gpu_sharing: GpuSharing | None = None,
 ) -> NodeInfo:
     """A catalogued instance type with allocatable estimated for ``provider``.
 
@@ -144,13 +216,18 @@ def node_from_catalog(
     on EKS the max pods default to the instance type's ENI limit. The node gets the
     ``node.kubernetes.io/instance-type`` label and no taints (managed GPU pools may add some;
     use a pasted node manifest to see them).
+
+    With ``gpu_sharing`` the shape's GPUs are advertised as the device plugin would for that
+    sharing (MIG slices of the shape's GPU model, replicas); raises SharingError when the
+    shape cannot be shared that way (MIG on a GPU without MIG, a profile of another model).
     """
     shape = catalog_shape(shape_id)
     chosen = provider or shape.provider
     origin = None
     if max_pods is None and chosen == "eks" and shape.eks_max_pods is not None:
         max_pods, origin = shape.eks_max_pods, "eni"
-    est = _estimate(shape.capacity(), chosen, max_pods, origin)
+    capacity, notes = _shared(shape.capacity(), gpu_sharing, shape.mig_model, shape.gpu_model)
+    est = _estimate(capacity, chosen, max_pods, origin)
     return NodeInfo(
         name=shape.id,
         capacity=est.capacity,
@@ -159,4 +236,6 @@ def node_from_catalog(
         origin="catalog",
         estimate=est,
         shape=shape,
+        gpu_sharing=gpu_sharing if gpu_sharing and gpu_sharing.mode != "whole" else None,
+        gpu_notes=notes,
     )

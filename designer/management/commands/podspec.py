@@ -18,9 +18,16 @@ from django.core.management.base import BaseCommand, CommandParser
 from pydantic import ValidationError
 
 from designer.k8s.apiserver import pod_from_parts
-from designer.k8s.check import TEMPLATE_KINDS_WORKLOAD, check_texts, pod_template_manifest
+from designer.k8s.check import check_texts, pod_template_manifest
 from designer.k8s.core import ERROR_TYPE_TEXT
-from designer.k8s.design import WORKLOADS, Design, design_from_pod, render_design
+from designer.k8s.design import (
+    EXPORT_KINDS,
+    WORKLOAD_TYPES,
+    Design,
+    design_from_pod,
+    render_design,
+    workload_of_kind,
+)
 from designer.k8s.manifest import MAX_INPUT_BYTES, load
 
 # The web and API cap input at 20 MB; a local file may be a much larger cluster dump.
@@ -46,12 +53,12 @@ class Command(BaseCommand):
         render.add_argument("file", metavar="FILE", help="design JSON or a manifest; - reads stdin")
         render.add_argument(
             "--kind",
-            choices=("Pod", "Deployment", "Job", "IndexedJob"),
+            choices=tuple(EXPORT_KINDS),
             help="export as this kind (default: the design's choice, else by workload type)",
         )
         render.add_argument(
             "--workload",
-            choices=tuple(WORKLOADS),
+            choices=tuple(WORKLOAD_TYPES),
             help="workload type for a manifest input (default: training)",
         )
         render.add_argument("--format", choices=("yaml", "json"), default="yaml")
@@ -88,7 +95,9 @@ class Command(BaseCommand):
             e["document"] is None or e["file"] not in files_with_objects for e in result["errors"]
         ):
             sys.exit(2)
-        if result["errors"] or any(o["errors"] for o in result["objects"]):
+        if result["errors"] or any(
+            o["errors"] for o in [*result["objects"], *result.get("draObjects", [])]
+        ):
             sys.exit(1)
 
     def render(self, options: dict[str, Any]) -> None:
@@ -135,7 +144,7 @@ def design_from_input(data: bytes, workload: str | None) -> Design:
     pod, problems = pod_from_parts(manifest["metadata"], manifest["spec"])
     if pod is None:
         raise ValueError(str(problems[0]))
-    return design_from_pod(pod, workload or TEMPLATE_KINDS_WORKLOAD.get(first.kind, "training"))
+    return design_from_pod(pod, workload or workload_of_kind(first.kind))
 
 
 def format_text(result: dict[str, Any]) -> str:
@@ -159,12 +168,67 @@ def format_text(result: dict[str, Any]) -> str:
             lines.append(f"  error: {err['field']}: {detail}")
         for warning in obj["warnings"]:
             lines.append(f"  warning: {warning['field']}: {warning['message']}")
+        lines += [f"  {line}" for line in claim_lines(obj.get("claims") or [])]
+    for dra in result.get("draObjects") or []:
+        lines += dra_object_lines(dra)
     for err in result["errors"]:
         doc = "" if err["document"] is None else f" document {err['document']}"
         lines.append(f"{err['file']}{doc}: cannot read: {err['message']}")
     with_errors = sum(1 for o in result["objects"] if o["errors"])
-    lines.append(
+    summary = (
         f"{len(result['objects'])} workload(s), {with_errors} with errors, "
         f"{len(result['errors'])} unreadable document(s)"
     )
+    if result.get("draObjects"):
+        dra_errors = sum(1 for o in result["draObjects"] if o["errors"])
+        summary += (
+            f", {len(result['draObjects'])} resource.k8s.io object(s), {dra_errors} with errors"
+        )
+    lines.append(summary)
     return "\n".join(lines)
+
+
+SOURCE_KINDS = {"template": "ResourceClaimTemplate", "claim": "ResourceClaim"}
+
+
+def claim_lines(claims: list[dict[str, Any]]) -> list[str]:
+    """``claim gpu: ResourceClaimTemplate two-gpus, 2 device(s) of gpu.nvidia.com, for main``."""
+    lines = []
+    for claim in claims:
+        if claim["source"] == "extendedResource":
+            head = (
+                f"claim via {claim['resource']}: DeviceClass {claim['object']} may serve "
+                f"{claim['count']} device(s), for {', '.join(claim['containers'])}"
+            )
+        else:
+            kind = SOURCE_KINDS.get(claim["source"], "?")
+            head = f"claim {claim['name']}: {kind} {claim['object']}"
+            if not claim["found"]:
+                head += " (not in the input)"
+            else:
+                count = "all matching" if claim["count"] is None else str(claim["count"])
+                head += f", {count} device(s) of {claim['deviceClass'] or 'several classes'}"
+            if claim["containers"]:
+                head += f", for {', '.join(claim['containers'])}"
+        lines.append(head)
+        lines += [f"  note: {note}" for note in claim["notes"]]
+    return lines
+
+
+def dra_object_lines(obj: dict[str, Any]) -> list[str]:
+    name = f"{obj['namespace']}/{obj['name']}" if obj["namespace"] else obj["name"] or "<unnamed>"
+    where = f"{obj['file']}#{obj['document']}" + (f" {obj['path']}" if obj["path"] else "")
+    users = [
+        f"{u['kind']} {u['name']}" + (f" (claim {u['claim']})" if u.get("claim") else "")
+        for u in obj["usedBy"]
+    ]
+    lines = [
+        f"{obj['kind']} {name} ({where}): used by {', '.join(users) or 'nothing in the input'}"
+    ]
+    for err in obj["errors"]:
+        kind = ERROR_TYPE_TEXT.get(err["type"], err["type"])
+        detail = f"{kind}: {err['message']}" if err["message"] else kind
+        lines.append(f"  error: {err['field']}: {detail}")
+    for warning in obj["warnings"]:
+        lines.append(f"  warning: {warning['field']}: {warning['message']}")
+    return lines

@@ -1,0 +1,143 @@
+"""Benchmark: the designer's live update against a bare Django view, on one gunicorn.
+
+Starts gunicorn the way ``make serve`` does (the project's gunicorn.conf.py when there is one,
+else 2 sync workers), with the app's URLs plus a bare view (bench/bench_urls.py) behind the
+same middleware, and loads both with wrk from the same machine:
+
+* bare: ``GET /bench/bare`` (returns "ok");
+* live: ``GET /?<design>`` with ``HX-Request: true`` and ``HX-Target: results``, as htmx sends
+  it when a value is typed. Every request types a different memory limit (a wrk Lua script
+  counts), so nothing can be answered from a cache of earlier answers.
+
+Prints requests/s of each and the ratio live / bare (the goal is at least 0.3).
+
+    .venv/bin/python bench/bench_live.py [--seconds 10] [--connections 8] [--threads 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "designer.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from designer.forms import design_query  # noqa: E402
+from designer.k8s.design import preset_design  # noqa: E402
+
+LUA = """
+counter = 0
+request = function()
+  counter = counter + 1
+  local path = "%s&c-0-memory_limit=" .. (60000 + counter %% 5000) .. "Mi"
+  return wrk.format("GET", path, {["HX-Request"] = "true", ["HX-Target"] = "results"})
+end
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_for(port: int, seconds: float = 20.0) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit(f"gunicorn did not listen on {port}")
+
+
+def gunicorn(port: int, env: dict[str, str]) -> subprocess.Popen:
+    command = [str(ROOT / ".venv/bin/gunicorn"), "--bind", f"127.0.0.1:{port}"]
+    config = ROOT / "gunicorn.conf.py"
+    if config.exists():
+        command += ["--config", str(config)]  # its app: designer.asgi:application
+    else:
+        command += ["designer.wsgi", "--workers", "2", "--limit-request-line", "8190"]
+    command += ["--pythonpath", f"{ROOT},{ROOT / 'bench'}", "--log-level", "warning"]
+    return subprocess.Popen(command, cwd=ROOT, env=env)
+
+
+def wrk(url: str, seconds: int, connections: int, threads: int, script: str | None) -> float:
+    command = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency"]
+    if script:
+        command += ["-s", script]
+    else:
+        command += ["-H", "HX-Request: true", "-H", "HX-Target: results"]
+    out = subprocess.run([*command, url], capture_output=True, text=True, check=True).stdout
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    if errors:
+        raise SystemExit(f"{errors.group(1)} errors from {url}:\n{out}")
+    return float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--connections", type=int, default=8)
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        raise SystemExit("wrk is not installed (make bench installs Debian's wrk)")
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {
+            **os.environ,
+            "DJANGO_DEBUG": "0",
+            "DJANGO_SECRET_KEY": secrets.token_urlsafe(48),
+            "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+            "DJANGO_ROOT_URLCONF": "bench_urls",
+            "DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite3",
+        }
+        subprocess.run(
+            [str(ROOT / ".venv/bin/python"), "manage.py", "collectstatic", "--noinput"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            capture_output=True,
+        )
+        server = gunicorn(port, env)
+        try:
+            wait_for(port)
+            base = f"http://127.0.0.1:{port}"
+            query = design_query(preset_design("training"))
+            query.pop("c-0-memory_limit", None)
+            live_path = "/?" + urlencode(query)
+            script = Path(tmp) / "live.lua"
+            script.write_text(LUA % live_path.replace("%", "%%"))
+            # Warm both up (templates load, caches fill) before measuring.
+            wrk(f"{base}/bench/bare", 2, args.connections, args.threads, None)
+            wrk(base + live_path, 2, args.connections, args.threads, str(script))
+            bare = wrk(f"{base}/bench/bare", args.seconds, args.connections, args.threads, None)
+            live = wrk(base + live_path, args.seconds, args.connections, args.threads, str(script))
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+    print(f"{'figure':<40} {'req/s':>10}")
+    print(f"{'bare Django view (same server)':<40} {bare:>10.0f}")
+    print(f"{'live update (HX-Request, one typed value)':<40} {live:>10.0f}")
+    print(f"{'ratio live / bare (goal >= 0.30)':<40} {live / bare:>10.2f}")
+
+
+if __name__ == "__main__":
+    main()

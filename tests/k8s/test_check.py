@@ -1,0 +1,88 @@
+"""check_files / check_texts: what ``podspec check`` and POST /api/v1/analyze answer."""
+
+from __future__ import annotations
+
+from designer.k8s.check import check_files, check_texts
+
+POD = """\
+apiVersion: v1
+kind: Pod
+metadata: {name: %s}
+spec:
+  containers:
+  - name: main
+    image: busybox
+    resources:
+      requests: {cpu: 500m, memory: 1Gi}
+      limits: {cpu: "1", memory: 1Gi}
+"""
+BOMB = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, "
+    f"*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, "
+    f"*{chr(97 + i)}, *{chr(97 + i)}]\n"
+    for i in range(8)
+)
+
+
+def test_every_document_is_reported_with_its_file_and_index() -> None:
+    text = POD % "a" + "---\nkind: ConfigMap\nmetadata: {name: c}\n---\n" + POD % "b"
+    result = check_files([("one.yaml", text), ("two.yaml", POD % "c")])
+    assert [(o.file, o.workload.document, o.workload.name) for o in result.objects] == [
+        ("one.yaml", 0, "a"),
+        ("one.yaml", 2, "b"),
+        ("two.yaml", 0, "c"),
+    ]
+    assert result.errors == []
+    (first, *_rest) = result.as_dict()["objects"]
+    assert first["qosClass"] == "Burstable"
+    assert first["effectiveRequests"] == {"cpu": "500m", "memory": "1Gi"}
+    assert first["effectiveLimits"] == {"cpu": "1", "memory": "1Gi"}
+
+
+def test_a_broken_document_does_not_hide_the_others() -> None:
+    text = POD % "a" + "---\nkind: Pod\nmetadata: {name: [\n---\n" + POD % "b"
+    result = check_files([("f.yaml", text)])
+    assert [o.workload.name for o in result.objects] == ["a", "b"]
+    (error,) = result.errors
+    assert error.document == 1 and error.file == "f.yaml" and not error.hostile
+    assert error.message.startswith("line ")
+
+
+def test_a_hostile_document_is_flagged_by_the_reader() -> None:
+    result = check_files([("f.yaml", POD % "a" + "---\n" + BOMB)])
+    (error,) = result.errors
+    assert error.hostile and "excessive aliasing" in error.message
+    assert [e.hostile for e in result.hostile] == [True]
+
+
+def test_an_unreadable_file_is_one_error_without_a_document() -> None:
+    result = check_files([("bin.yaml", b"\xff\xfe\x00k")])
+    (error,) = result.errors
+    assert error.document is None and "UTF-16" in error.message
+    assert result.objects == []
+
+
+def test_identical_pod_templates_share_one_report() -> None:
+    text = "\n---\n".join(POD % name for name in ("a", "b", "c"))
+    objects = check_files([("f.yaml", text)]).objects
+    assert objects[0].report is objects[1].report is objects[2].report
+
+
+def test_the_json_document_has_the_documented_shape() -> None:
+    document = check_texts([("f.yaml", POD % "a")])
+    assert set(document) == {"objects", "errors", "draObjects"}
+    assert set(document["objects"][0]) == {
+        "file",
+        "document",
+        "path",
+        "kind",
+        "name",
+        "namespace",
+        "qosClass",
+        "effectiveRequests",
+        "effectiveLimits",
+        "errors",
+        "warnings",
+        "qosReasons",
+        "claims",
+    }
