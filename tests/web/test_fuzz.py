@@ -19,8 +19,9 @@ from urllib.parse import quote, urlencode
 import pytest
 import yaml
 from django.test import Client
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from hypothesis.control import currently_in_test_context
 
 from designer.forms import ContainerFormSet, PodForm, design_query, encode_blob
 from designer.k8s.design import preset_design
@@ -114,6 +115,8 @@ PRESETS = ["training", "distributed", "inference", "batch", "preprocessing"]
 
 
 def assert_no_server_error(response: Any) -> None:
+    if currently_in_test_context():  # --hypothesis-show-statistics: which statuses were hit
+        event(f"status {response.status_code}")
     assert response.status_code < 500, response.content[:500]
     body = b"".join(response.streaming_content) if response.streaming else response.content
     text = body.decode("utf-8", "replace")
@@ -186,7 +189,7 @@ def test_undecodable_query_strings_never_fail(client: Client, raw: Any, path: st
 
 
 def pod_manifest(draw: st.DrawFn) -> dict[str, Any]:
-    value = st.one_of(json_texts, json_values)
+    value = st.one_of(json_texts, json_texts, json_values)
     container: dict[str, Any] = {"name": "main", "image": "busybox"}
     resources = {
         kind: {name: draw(value) for name in draw(st.lists(st.sampled_from(RESOURCE_NAMES)))}
@@ -273,18 +276,28 @@ def test_open_in_designer_never_fails(client: Client, template: Any, raw: Any) -
     assert_no_server_error(client.post("/analyze/open", {"workload": blob}))
 
 
+def string_leaves(value: Any, path: tuple = ()) -> list[tuple]:
+    """The paths of the string fields of a design (most of its fields are strings)."""
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in string_leaves(v, (*path, k))]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in string_leaves(v, (*path, i))]
+    return [path] if isinstance(value, str) else []
+
+
 @st.composite
 def render_bodies(draw: st.DrawFn) -> Any:
     design = preset_design(draw(st.sampled_from(PRESETS))).model_dump(mode="json")
-    for _ in range(draw(st.integers(1, 4))):
+    leaves = string_leaves(design)
+    for path in draw(st.lists(st.sampled_from(leaves), min_size=1, max_size=4)):
         where = design
-        containers = design.get("containers")
-        chosen = draw(st.booleans()) and isinstance(containers, list) and containers
-        if chosen and isinstance(containers[0], dict):
-            where = containers[0]
-        key = draw(st.one_of(st.sampled_from(sorted(where)), json_texts))
-        where[key] = draw(json_values)
-    return draw(st.one_of(st.just(design), json_values))
+        for key in path[:-1]:
+            where = where[key]
+        where[path[-1]] = draw(json_texts)
+    if draw(st.integers(0, 4)) == 0:  # and now and then anything at all, anywhere
+        where = design if draw(st.booleans()) else design["containers"][0]
+        where[draw(st.one_of(st.sampled_from(sorted(where)), json_texts))] = draw(json_values)
+    return draw(st.one_of(st.just(design), st.just(design), st.just(design), json_values))
 
 
 @FUZZ
@@ -294,18 +307,108 @@ def test_the_render_api_never_fails(client: Client, body: Any) -> None:
     assert_no_server_error(client.post("/api/v1/render", data, content_type="application/json"))
 
 
+SHARING = st.fixed_dictionaries(
+    {},
+    optional={
+        k: st.one_of(json_values, st.sampled_from(v))
+        for k, v in {
+            "mode": ["whole", "mig-single", "mig-mixed", "time-slicing", "mps"],
+            "profile": ["1g.10gb", "3g.40gb", "7g.80gb"],
+            "migLayout": ["1g.10gb=2, 2g.20gb=1", "x=1"],
+            "replicas": [4, 0, -1, 10**30],
+            "renameByDefault": [True, False],
+            "model": ["h100-80gb", "a100-80gb"],
+        }.items()
+    },
+)
+SLICES = st.one_of(
+    json_values,
+    manifest_texts(),
+    st.just(
+        {"kind": "List", "items": [{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice"}]}
+    ),
+)
+
+
+@st.composite
+def fit_pods(draw: st.DrawFn) -> dict[str, Any]:
+    """A Pod whose resource values are hostile now and then: mostly readable."""
+    quantity = st.one_of(st.sampled_from(["1", "500m", "2Gi", "1e999999999", "0"]), json_texts)
+    resources = {
+        kind: {name: draw(quantity) for name in draw(st.lists(st.sampled_from(RESOURCE_NAMES)))}
+        for kind in ("requests", "limits")
+    }
+    container = {"name": "main", "image": "busybox", "resources": resources}
+    return {"apiVersion": "v1", "kind": "Pod", "spec": {"containers": [container]}}
+
+
+CAPACITY = st.fixed_dictionaries(
+    {"cpu": st.sampled_from(["8", "96"]), "memory": st.sampled_from(["32Gi", "1152Gi"])},
+    optional={
+        name: st.one_of(st.sampled_from(["8", "0"]), json_texts)
+        for name in RESOURCE_NAMES
+        if name not in ("cpu", "memory")
+    },
+)
+
+
 @FUZZ
 @given(
-    pod=st.one_of(st.composite(lambda draw: pod_manifest(draw))(), manifest_texts(), json_values),
+    pod=st.one_of(
+        fit_pods(),
+        fit_pods(),
+        st.composite(lambda draw: pod_manifest(draw))(),
+        manifest_texts(),
+        json_values,
+    ),
     node=st.one_of(
-        st.fixed_dictionaries({"catalog": json_texts}, optional={"provider": json_values}),
-        st.fixed_dictionaries({"capacity": json_values}, optional={"maxPods": json_values}),
+        st.fixed_dictionaries({"capacity": CAPACITY}),
+        st.fixed_dictionaries({"capacity": CAPACITY}, optional={"gpuSharing": SHARING}),
+        st.fixed_dictionaries(
+            {"catalog": st.one_of(st.sampled_from(["gke-a3-highgpu-8g", "x"]), json_texts)},
+            optional={"provider": json_values, "gpuSharing": SHARING},
+        ),
+        st.fixed_dictionaries(
+            {
+                "capacity": st.one_of(
+                    CAPACITY,
+                    CAPACITY,
+                    st.dictionaries(st.sampled_from(RESOURCE_NAMES + ["pods"]), json_texts),
+                    json_values,
+                )
+            },
+            optional={"maxPods": json_values, "gpuSharing": SHARING, "provider": json_values},
+        ),
         json_values,
     ),
     overhead=st.one_of(st.none(), json_values),
+    extra=st.one_of(
+        st.just({}),
+        st.just({}),
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "kubelet": st.one_of(
+                    st.fixed_dictionaries(
+                        {},
+                        optional={
+                            "cpuCFSQuota": st.booleans(),
+                            "cpuCFSQuotaPeriod": st.one_of(
+                                st.sampled_from(["100ms", "5ms", "1s", "0", "fast"]), json_texts
+                            ),
+                        },
+                    ),
+                    json_values,
+                ),
+                "resourceSlices": SLICES,
+            },
+        ),
+    ),
 )
-def test_the_fit_api_never_fails(client: Client, pod: Any, node: Any, overhead: Any) -> None:
-    body: Any = {"pod": pod, "node": node}
+def test_the_fit_api_never_fails(
+    client: Client, pod: Any, node: Any, overhead: Any, extra: dict
+) -> None:
+    body: Any = {"pod": pod, "node": node, **extra}
     if overhead is not None:
         body["daemonsetOverhead"] = overhead
     data = json.dumps(body)
