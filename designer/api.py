@@ -107,7 +107,10 @@ answers 200 with an empty `objects` list.
 - any document is hostile: an alias expansion bomb ("billion laughs") or nesting deeper
   than 100 levels — the whole request is refused, not only that document;
 - no document is a Kubernetes object: every document failed to parse as YAML/JSON or is
-  not a mapping with a `kind` (for example plain text, which YAML reads as a string).
+  not a mapping with a `kind` (for example plain text, which YAML reads as a string);
+- it holds more documents or workloads than a request may: 2,000 plus one per 256 bytes of
+  body (700 KB of one-line pods would otherwise cost seconds of CPU; `podspec check` has no
+  such limit). Real manifests never come near it.
 
 **413** `{{"error": "..."}}` when the body is larger than {MAX_INPUT_BYTES:,} bytes
 (20 MiB); the `Content-Length` is checked before anything is read or parsed.
