@@ -68,12 +68,12 @@ def wait_for(port: int, seconds: float = 20.0) -> None:
 
 
 def gunicorn(port: int, env: dict[str, str]) -> subprocess.Popen:
-    command = [str(ROOT / ".venv/bin/gunicorn"), "designer.wsgi", "--bind", f"127.0.0.1:{port}"]
+    command = [str(ROOT / ".venv/bin/gunicorn"), "--bind", f"127.0.0.1:{port}"]
     config = ROOT / "gunicorn.conf.py"
     if config.exists():
-        command += ["--config", str(config)]
+        command += ["--config", str(config)]  # its app: designer.asgi:application
     else:
-        command += ["--workers", "2", "--limit-request-line", "8190"]
+        command += ["designer.wsgi", "--workers", "2", "--limit-request-line", "8190"]
     command += ["--pythonpath", f"{ROOT},{ROOT / 'bench'}", "--log-level", "warning"]
     return subprocess.Popen(command, cwd=ROOT, env=env)
 

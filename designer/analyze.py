@@ -3,30 +3,25 @@ and errors; open one in the designer.
 
 Views parse the request, make one engine call (``check_files``) and render. The analysis
 (one summary row per workload plus its pod template, never the raw input) is kept in a
-small file store (``AnalysisStore``) under a random id, so the results address
-``/analyze/r/<id>`` can be filtered, paged and reloaded without sending 20 MB again.
+database table (``designer.store.AnalysisStore``) under a random id, so the results
+address ``/analyze/r/<id>`` can be filtered, paged and reloaded without sending 20 MB again,
+on any replica.
 "Open in designer" does not depend on that store: each row's button posts its own pod
 template (``encode_blob``), so it keeps working after the analysis has expired.
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import os
-import re
-import secrets
-import tempfile
-import time
-import zlib
 from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-import orjson
 from django import forms
-from django.conf import settings
+from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.middleware.csrf import CsrfViewMiddleware
 from django.shortcuts import redirect, render
@@ -54,7 +49,11 @@ from designer.k8s.core import Message, Pod, name_is_dns_label
 from designer.k8s.design import design_from_pod, workload_of_kind
 from designer.k8s.gpu import requested_gpus
 from designer.k8s.manifest import MAX_INPUT_BYTES
+from designer.limits import workload_budget
 from designer.models import SharedDesign
+from designer.store import AnalysisStore, AnalysisTooLarge
+
+log = logging.getLogger("designer.analyze")
 
 PAGE_SIZE = 100
 # A multipart body carries the file (or the text) plus boundaries and the CSRF token.
@@ -65,68 +64,6 @@ NO_NAMESPACE = "-"  # filter value for "no namespace set" (never a valid namespa
 # Longer designer addresses go through a stored share link (proxies and gunicorn refuse
 # request lines over ~4 KB).
 MAX_DESIGNER_URL = 4000
-
-
-# --- the store ---------------------------------------------------------------------------
-
-
-class AnalysisStore:
-    """Analyses as compressed JSON files under a random id, kept for ``ttl`` seconds.
-
-    Files, not the database, so no migration is needed; every worker on a host shares
-    them. The directory is ``settings.ANALYSIS_STORE_DIR`` (default: a private directory
-    in the system temp dir). Old entries are pruned on every save.
-    """
-
-    ID = re.compile(r"^[A-Za-z0-9_-]{22}$")
-
-    def __init__(self, directory: Path, ttl: int = 24 * 3600, max_entries: int = 500) -> None:
-        self.directory = directory
-        self.ttl = ttl
-        self.max_entries = max_entries
-
-    @classmethod
-    def default(cls) -> AnalysisStore:
-        directory = getattr(settings, "ANALYSIS_STORE_DIR", None) or (
-            Path(tempfile.gettempdir()) / f"pod-resource-designer-analyses-{os.getuid()}"
-        )
-        return cls(Path(directory), ttl=getattr(settings, "ANALYSIS_TTL_SECONDS", 24 * 3600))
-
-    def _path(self, analysis_id: str) -> Path:
-        return self.directory / f"{analysis_id}.json.z"
-
-    def save(self, analysis: dict[str, Any]) -> str:
-        self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-        analysis_id = secrets.token_urlsafe(16)
-        packed = zlib.compress(orjson.dumps(analysis), 1)
-        fd, tmp = tempfile.mkstemp(dir=self.directory, suffix=".tmp")
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(packed)
-        os.replace(tmp, self._path(analysis_id))
-        self.prune()
-        return analysis_id
-
-    def load(self, analysis_id: str) -> dict[str, Any] | None:
-        if not self.ID.match(analysis_id):
-            return None
-        path = self._path(analysis_id)
-        try:
-            if time.time() - path.stat().st_mtime > self.ttl:
-                return None
-            return orjson.loads(zlib.decompress(path.read_bytes()))
-        except (OSError, zlib.error, orjson.JSONDecodeError):
-            return None
-
-    def prune(self) -> None:
-        try:
-            entries = [(p.stat().st_mtime, p) for p in self.directory.glob("*.json.z")]
-        except OSError:
-            return
-        entries.sort(reverse=True)
-        now = time.time()
-        for rank, (mtime, path) in enumerate(entries):
-            if rank >= self.max_entries or now - mtime > self.ttl:
-                path.unlink(missing_ok=True)
 
 
 # --- turning the engine's answer into rows ------------------------------------------------
@@ -585,6 +522,17 @@ def _size_text(limit: int = MAX_INPUT_BYTES) -> str:
     return f"{limit // (1024 * 1024)} MB"
 
 
+def _megabytes(size: int) -> str:
+    return f"{size / (1024 * 1024):.1f} MB"
+
+
+def _store_failed_message() -> str:
+    return _(
+        "The analysis could not be kept: the database refused to store it (it may be full or "
+        "read-only). Nothing was changed; analyze again in a moment."
+    )
+
+
 def _form_error(request: HttpRequest, form: AnalyzeForm, message: str, status: int) -> HttpResponse:
     context = {"form": form, "input_error": message, "max_size": _size_text()}
     if getattr(request, "htmx", False):
@@ -651,7 +599,12 @@ def _analyze_post(request: HttpRequest) -> HttpResponse:
 
     version = form.cleaned_data.get("kubernetes_version") or DEFAULT_VERSION
     namespace = form.cleaned_data.get("namespace") or None
-    result = check_files([(source, data)], kubernetes_version=version, namespace=namespace)
+    result = check_files(
+        [(source, data)],
+        kubernetes_version=version,
+        namespace=namespace,
+        max_workloads=workload_budget(len(data)),
+    )
     objects, errors = result.objects, result.errors
     whole_input = [e for e in errors if e.document is None]
     if whole_input:
@@ -668,7 +621,18 @@ def _analyze_post(request: HttpRequest) -> HttpResponse:
         namespace,
     )
     analysis["source_kind"] = source_kind
-    analysis_id = AnalysisStore.default().save(analysis)
+    try:
+        analysis_id = AnalysisStore.default().save(analysis)
+    except AnalysisTooLarge as exc:
+        message = _(
+            "This analysis is %(size)s compressed, more than the %(limit)s one analysis may "
+            "keep. Analyze fewer documents at once, or use the podspec CLI or the API, "
+            "which keep nothing."
+        ) % {"size": _megabytes(exc.size), "limit": _megabytes(exc.limit)}
+        return _form_error(request, AnalyzeForm(), message, 413)
+    except DatabaseError:
+        log.exception("the analysis could not be stored")
+        return _form_error(request, AnalyzeForm(), _store_failed_message(), 503)
     url = reverse("analysis", args=[analysis_id])
     if getattr(request, "htmx", False):
         context = results_context(analysis_id, analysis, Filters())
@@ -740,5 +704,20 @@ def open_in_designer(request: HttpRequest) -> HttpResponse:
         return render(request, "analyze/index.html", context, status=400)
     url = f"{reverse('index')}?{query}"
     if len(url) > MAX_DESIGNER_URL:
-        url = reverse("shared-design", args=[SharedDesign.save_design(design).id])
+        try:
+            url = reverse("shared-design", args=[SharedDesign.save_design(design).id])
+        except DatabaseError:
+            # The design still opens from its long address; some proxies refuse it.
+            log.exception("a short link for an opened workload could not be stored")
+            context = {
+                "form": AnalyzeForm(),
+                "max_size": _size_text(),
+                "input_error": _(
+                    "A short link for this workload could not be stored: the database "
+                    "refused the write (it may be full or read-only). The design is in the "
+                    "long address below; it opens unless a proxy refuses addresses that long."
+                ),
+                "long_url": url,
+            }
+            return render(request, "analyze/index.html", context, status=503)
     return redirect(url)

@@ -15,13 +15,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import orjson
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 from ninja import NinjaAPI, Schema, Status
 from ninja.errors import HttpError
+from ninja.parser import Parser
 from pydantic import Field, StrictBool, StrictStr, create_model
 
 from designer.k8s.apiserver import (
@@ -33,7 +33,7 @@ from designer.k8s.apiserver import (
     pod_with_defaults,
     version_notes,
 )
-from designer.k8s.check import DEFAULT_NAMESPACE, CheckResult, check_files, check_text, check_texts
+from designer.k8s.check import DEFAULT_NAMESPACE, CheckResult, check_files, check_texts
 from designer.k8s.core import Pod, Quantity, name_is_dns_label
 from designer.k8s.design import MAX_CONTAINERS, Design, DesignError, render_design
 from designer.k8s.gpu import GpuSharing, SharingError, gpu_sharing
@@ -42,7 +42,10 @@ from designer.k8s.manifest import (
     MAX_INPUT_BYTES,
     Document,
     ManifestError,
+    Workload,
     find_workloads,
+    go_json_loads,
+    iter_documents,
     read_documents,
 )
 from designer.k8s.scheduler import (
@@ -54,6 +57,8 @@ from designer.k8s.scheduler import (
     node_from_catalog,
     node_from_manifest,
 )
+from designer.limits import workload_budget
+from designer.store import dumps_json
 
 REQUEST_FILE = "request"
 MAX_RENDER_BYTES = 2 * 1024 * 1024
@@ -108,7 +113,10 @@ answers 200 with an empty `objects` list.
 - any document is hostile: an alias expansion bomb ("billion laughs") or nesting deeper
   than 100 levels — the whole request is refused, not only that document;
 - no document is a Kubernetes object: every document failed to parse as YAML/JSON or is
-  not a mapping with a `kind` (for example plain text, which YAML reads as a string).
+  not a mapping with a `kind` (for example plain text, which YAML reads as a string);
+- it holds more documents or workloads than a request may: 2,000 plus one per 256 bytes of
+  body (700 KB of one-line pods would otherwise cost seconds of CPU; `podspec check` has no
+  such limit). Real manifests never come near it.
 
 **413** `{{"error": "..."}}` when the body is larger than {MAX_INPUT_BYTES:,} bytes
 (20 MiB); the `Content-Length` is checked before anything is read or parsed.
@@ -573,7 +581,16 @@ never appear in `allocatable` or the pod's requests.
 """
 
 
+class GoJsonParser(Parser):
+    """Request bodies read as the Kubernetes API server's encoding/json reads them: an
+    unpaired surrogate escape is U+FFFD, integers keep their digits (up to 4,300)."""
+
+    def parse_body(self, request: HttpRequest) -> dict[str, Any]:
+        return go_json_loads(request.body)
+
+
 api = NinjaAPI(
+    parser=GoJsonParser(),
     title="Pod Resource Designer API",
     version="1",
     description=(
@@ -621,7 +638,7 @@ def _is_object(document: Document) -> bool:
     return isinstance(data, dict) and isinstance(data.get("kind"), str) and bool(data["kind"])
 
 
-def refusal(body: bytes, result: CheckResult) -> str | None:
+def refusal(body: bytes, result: CheckResult, budget: int | None = None) -> str | None:
     """Why ``/analyze`` answers 400 for a checked body, or None for 200 (see the docs)."""
     if not body.strip():
         return "The body is empty: send the manifest text (YAML or JSON) as the body."
@@ -630,7 +647,8 @@ def refusal(body: bytes, result: CheckResult) -> str | None:
             return f"The body cannot be read: {error.message}."
     for error in result.hostile:
         return f"Refused: document {error.document} is hostile ({error.message})."
-    if not result.objects and not any(_is_object(d) for d in read_documents(body)):
+    documents = read_documents(body, max_documents=budget + 1) if budget else read_documents(body)
+    if not result.objects and not any(_is_object(d) for d in documents):
         if result.errors:
             first = result.errors[0].message
             return (
@@ -681,16 +699,20 @@ def analyze(
         problems = name_is_dns_label(namespace)
         if problems:
             return _error(400, f"namespace {namespace!r} is not valid: {problems[0]}.")
+    budget = workload_budget(len(body))
     result = check_files(
-        [(REQUEST_FILE, body)], kubernetes_version=version, namespace=namespace or None
+        [(REQUEST_FILE, body)],
+        kubernetes_version=version,
+        namespace=namespace or None,
+        max_workloads=budget,
     )
-    reason = refusal(body, result)
+    reason = refusal(body, result, budget)
     if reason is not None:
         return _error(400, reason)
     # The engine's dict as is (not re-validated through the schema), so the answer is
     # byte-for-byte what the CLI prints with --format json.
     return HttpResponse(
-        orjson.dumps(result.as_dict()), content_type="application/json; charset=utf-8"
+        dumps_json(result.as_dict()), content_type="application/json; charset=utf-8"
     )
 
 
@@ -741,13 +763,24 @@ def render_endpoint(request: HttpRequest, design: RenderIn) -> Any:
         )
 
 
+def _first_workload(text: str) -> Workload:
+    """The first workload of a YAML or JSON text: the documents after it are not read."""
+    errors = []
+    try:
+        for document in iter_documents(text, max_bytes=MAX_RENDER_BYTES):
+            workloads, read_errors = find_workloads([document])
+            if workloads:
+                return workloads[0]
+            errors += read_errors
+    except ManifestError as exc:
+        raise ValueError(f"The pod text cannot be read: {exc}.") from exc
+    raise ValueError(errors[0].message if errors else "No pod found in the text.")
+
+
 def _fit_pod(value: dict[str, Any] | str) -> Pod:
     """The pod to fit: an object or YAML text; a workload's pod template is used as is."""
     if isinstance(value, str):
-        objects, errors = check_text(REQUEST_FILE, value)
-        if not objects:
-            raise ValueError(errors[0].message if errors else "No pod found in the text.")
-        workloads = [o.workload for o in objects]
+        workloads = [_first_workload(value)]
     else:
         workloads, errors = find_workloads([Document(0, 1, value, None)])
         if not workloads:
@@ -874,6 +907,9 @@ def fit_endpoint(request: HttpRequest, body: FitIn) -> Any:
 
 @api.exception_handler(HttpError)
 def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    # django-ninja words every unreadable body "Cannot parse request body"; say why.
+    if exc.status_code == 400 and isinstance(exc.__cause__, ValueError):
+        return _error(400, f"The body is not JSON: {exc.__cause__}.")
     return _error(exc.status_code, str(exc))
 
 

@@ -33,6 +33,7 @@ from designer.k8s.design import (
     NodeChoice,
 )
 from designer.k8s.gpu import mig_models, sharing_modes
+from designer.k8s.manifest import go_json_loads
 from designer.k8s.scheduler import catalog_shapes
 
 QUANTITY_MAX = 100  # long enough for any real quantity; longer input is refused at the field
@@ -85,7 +86,7 @@ def decode_blob(text: str) -> dict[str, Any] | None:
         raw = inflater.decompress(packed, MAX_BLOB_BYTES)
         if inflater.unconsumed_tail:
             raise ValueError("too large")
-        value = json.loads(raw)
+        value = go_json_loads(raw)  # unpaired surrogates become U+FFFD, as in Go
     except (ValueError, zlib.error) as exc:
         raise ValueError(str(_("This saved manifest data is damaged and cannot be read."))) from exc
     if not isinstance(value, dict):

@@ -16,8 +16,9 @@ import yaml
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from designer.analyze import PAGE_SIZE, AnalysisStore
+from designer.analyze import PAGE_SIZE
 from designer.k8s.manifest import MAX_INPUT_BYTES
+from designer.models import StoredAnalysis
 
 pytestmark = pytest.mark.django_db
 
@@ -75,11 +76,6 @@ spec:
     resources:
       limits: {cpu: "1", memory: 1Gi, nvidia.com/gpu: 2}
 """
-
-
-@pytest.fixture(autouse=True)
-def _private_store(settings, tmp_path) -> None:
-    settings.ANALYSIS_STORE_DIR = tmp_path / "analyses"
 
 
 def analyze(client: Client, text: str) -> str:
@@ -344,10 +340,10 @@ def test_open_in_designer_keeps_every_field_the_form_does_not_edit(client: Clien
     }
 
 
-def test_open_works_after_the_analysis_expired(client: Client, settings, tmp_path) -> None:
+def test_open_works_after_the_analysis_expired(client: Client) -> None:
     html = analyze(client, MANIFESTS)
     blob = html_lib.unescape(open_forms(html)["ml/trainer"])
-    settings.ANALYSIS_STORE_DIR = tmp_path / "elsewhere"
+    StoredAnalysis.objects.all().delete()
     response = client.post("/analyze/open", {"workload": blob})
     assert response.status_code == 302
     assert parse_qs(urlparse(response["Location"]).query)["name"] == ["trainer"]
@@ -492,15 +488,6 @@ def test_unknown_or_expired_results_are_a_friendly_404(client: Client, analysis_
     response = client.get(f"/analyze/r/{analysis_id}")
     assert response.status_code == 404
     assert "expired" in response.content.decode()
-
-
-def test_store_prunes_expired_and_surplus_entries(tmp_path) -> None:
-    store = AnalysisStore(tmp_path, ttl=3600, max_entries=3)
-    ids = [store.save({"rows": [], "n": i}) for i in range(5)]
-    kept = [i for i in ids if store.load(i) is not None]
-    assert len(kept) == 3
-    expired = AnalysisStore(tmp_path, ttl=-1)
-    assert expired.load(kept[0]) is None
 
 
 def test_no_workload_found_says_so(client: Client) -> None:

@@ -6,6 +6,7 @@ The CLI and ``POST /api/v1/analyze`` both print ``check_texts``'s result, so the
 from __future__ import annotations
 
 import gc
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -232,6 +233,13 @@ def _memo_key(workload: Workload) -> bytes | None:
         return None
 
 
+log = logging.getLogger("designer.check")
+INTERNAL = (
+    "the designer could not check this workload (the failure is logged); the reports on the "
+    "other workloads are complete"
+)
+
+
 def check_workload(
     file: str,
     workload: Workload,
@@ -245,7 +253,13 @@ def check_workload(
         key = _memo_key(workload)
     if key is not None and memo is not None and key in memo:
         return CheckedObject(file, workload, memo[key])
-    report = _report(workload, version)
+    try:
+        report = _report(workload, version)
+    except (ArithmeticError, LookupError, TypeError, ValueError, RecursionError):
+        # A defect of the designer on one workload must not lose the report on the others
+        # (the CLI prints one document for all of them): it is named at the workload.
+        log.exception("checking %s %s failed", workload.kind, workload.pod_spec_path)
+        report = failed_report([FieldError(workload.pod_spec_path, "InternalError", INTERNAL)])
     if key is not None and memo is not None:
         memo[key] = report
     return CheckedObject(file, workload, report)
@@ -354,6 +368,7 @@ def check_text(
     max_bytes: int = MAX_INPUT_BYTES,
     kubernetes_version: str | None = None,
     namespace: str | None = None,
+    max_workloads: int | None = None,
 ) -> tuple[list[CheckedObject], list[InputError]]:
     """Objects found in one file and what could not be read, with file and document; the
     file's LimitRanges and ResourceQuotas apply to its workloads and its resource.k8s.io
@@ -363,13 +378,19 @@ def check_text(
         max_bytes=max_bytes,
         kubernetes_version=kubernetes_version,
         namespace=namespace,
+        max_workloads=max_workloads,
     )
     return result.objects, result.errors
 
 
-def _read(file: str, text: str | bytes, max_bytes: int) -> tuple[list[Any] | None, str | None]:
+def _read(
+    file: str, text: str | bytes, max_bytes: int, max_workloads: int | None = None
+) -> tuple[list[Any] | None, str | None]:
     try:
-        return read_documents(text, max_bytes=max_bytes), None
+        if max_workloads is None:
+            return read_documents(text, max_bytes=max_bytes), None
+        # More documents than the budget allows are refused before they are parsed.
+        return read_documents(text, max_bytes=max_bytes, max_documents=max_workloads + 1), None
     except ManifestError as exc:
         return None, str(exc)
 
@@ -380,11 +401,15 @@ def _check_documents(
     runtimes: RuntimeIndex,
     version: ClusterVersion | None = None,
     policies: list[FoundPolicy] | None = None,
+    max_workloads: int | None = None,
 ) -> tuple[list[CheckedObject], list[InputError], list[dict[str, Any]], DraObjects]:
     """A file's pod templates checked, its read errors, the objects without a pod template
     and its resource.k8s.io objects."""
     scan = find_workloads(documents, runtimes)
     workloads, read_errors = scan
+    if max_workloads is not None and len(workloads) > max_workloads:
+        message = f"input has {len(workloads):,} workloads; the limit is {max_workloads:,}"
+        return [], [InputError(file, None, message)], [], DraObjects()
     if policies is not None:
         policies += [FoundPolicy(file, s) for s in scan.skipped if is_policy(s)]
     memo: dict[bytes, PodReport] = {}
@@ -420,12 +445,16 @@ def check_files(
     max_bytes: int = MAX_INPUT_BYTES,
     kubernetes_version: str | None = None,
     namespace: str | None = None,
+    max_workloads: int | None = None,
 ) -> CheckResult:
     """Every object of several files, and what could not be read, for one Kubernetes
     version (default: the newest supported). The LimitRanges and ResourceQuotas found in any
     file apply to the workloads of their namespace (``namespace`` for objects without one;
     ``default`` when None); ResourceClaims, ResourceClaimTemplates and DeviceClasses in any
-    file link to the pods' claims. Raises ValueError for an unsupported version."""
+    file link to the pods' claims. Raises ValueError for an unsupported version.
+
+    ``max_workloads`` bounds the work a caller accepts per file (the web's budget): more
+    documents than that are refused before parsing, more workloads before any is checked."""
     version = cluster_version(kubernetes_version)
     # A parsed manifest is a large tree of acyclic, long-lived objects: the cyclic garbage
     # collector would walk it again and again while parsing and reporting allocate (a third
@@ -439,7 +468,7 @@ def check_files(
         found: list[FoundPolicy] = []
         dra = DraObjects()
         # A TrainJob's runtime may be in any of the files: read them all first.
-        read = [(file, *_read(file, text, max_bytes)) for file, text in inputs]
+        read = [(file, *_read(file, text, max_bytes, max_workloads)) for file, text in inputs]
         runtimes = RuntimeIndex()
         for file, documents, _failure in read:
             if documents is not None:
@@ -449,7 +478,7 @@ def check_files(
                 errors.append(InputError(file, None, str(failure)))
                 continue
             checked, failed, without, dra_found = _check_documents(
-                file, documents, runtimes, version, found
+                file, documents, runtimes, version, found, max_workloads
             )
             objects += checked
             errors += failed
@@ -478,12 +507,17 @@ def check_texts(
     max_bytes: int = MAX_INPUT_BYTES,
     kubernetes_version: str | None = None,
     namespace: str | None = None,
+    max_workloads: int | None = None,
 ) -> dict[str, Any]:
     """The ``--format json`` document for several files: ``objects`` (one per pod
     template), ``skipped`` (objects without one), ``errors`` (what could not be read) and
     the policies, DRA objects and version of check_files."""
     result = check_files(
-        inputs, max_bytes=max_bytes, kubernetes_version=kubernetes_version, namespace=namespace
+        inputs,
+        max_bytes=max_bytes,
+        kubernetes_version=kubernetes_version,
+        namespace=namespace,
+        max_workloads=max_workloads,
     )
     enabled = gc.isenabled()
     gc.disable()  # as in check_files: the report is many small long-lived objects

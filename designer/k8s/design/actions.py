@@ -28,7 +28,8 @@ def apply_gpu_choice(design: Design) -> Design:
     # profile is never overridden by the memory need (planning.mig_choice).
     target.gpu_resource = name
     count = target.gpus.strip()
-    if not count.isdigit() or int(count) == 0:
+    # ASCII digits only: str.isdigit() also accepts "²", which int() refuses.
+    if not (count.isascii() and count.isdigit()) or not count.strip("0"):
         # Shared GPUs are still whole units of the advertised resource.
         target.gpus = "1"
     return design
@@ -83,7 +84,8 @@ def design_action(design: Design, action: str, changed: str = "") -> Design:
             )
     elif action.startswith("remove-"):
         index = action.removeprefix("remove-")
-        if index.isdigit() and removable(design, int(index)):
+        # ASCII digits only ("remove-²" is no index), and no more than a list can hold.
+        if index.isascii() and index.isdigit() and len(index) < 6 and removable(design, int(index)):
             del design.containers[int(index)]
     elif action == "gpu":
         design = apply_gpu_choice(design)

@@ -89,8 +89,8 @@ def gpu_total(design: Design) -> int | None:
         value = c.gpus.strip()
         if not value:
             continue
-        if not value.isdigit():
-            return None
+        if not (value.isascii() and value.isdigit()) or len(value) > 18:
+            return None  # "²" passes isdigit() but not int(); 19+ digits are no GPU count
         total += int(value)
     return total
 

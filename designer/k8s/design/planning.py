@@ -370,12 +370,16 @@ def choose_node(
     provider = choice.provider if choice.provider in PROVIDERS else None
     max_pods: int | None = None
     if choice.max_pods.strip():
-        if not choice.max_pods.strip().isdigit() or int(choice.max_pods) > 10_000:
+        text = choice.max_pods.strip()
+        # ASCII digits of a bounded length: isdigit() accepts "²", which int() refuses, and
+        # int() refuses more than 4,300 digits.
+        digits = text.lstrip("0") or "0"
+        if not (text.isascii() and text.isdigit()) or len(digits) > 5 or int(digits) > 10_000:
             return None, (
                 "node.max_pods",
                 _message(gettext_noop("Max pods must be a whole number up to 10000.")),
             )
-        max_pods = int(choice.max_pods)
+        max_pods = int(digits)
     try:
         if choice.source == "catalog" and choice.catalog_id:
             return node_from_catalog(

@@ -115,6 +115,8 @@ from designer.k8s.manifest.reader import (
     Document,
     ManifestError,
     ReadError,
+    go_json_loads,
+    iter_documents,
     read_documents,
 )
 from designer.k8s.manifest.trainer import (
@@ -159,6 +161,8 @@ __all__ = [
     "dump_yaml",
     "dump_yaml_all",
     "find_workloads",
+    "go_json_loads",
+    "iter_documents",
     "load",
     "read_documents",
 ]

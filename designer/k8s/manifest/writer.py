@@ -148,8 +148,12 @@ def _represent_int(dumper: _Dumper, value: int) -> _nodes.ScalarNode:
     value = int(value)
     if _INT64_MIN <= value <= _UINT64_MAX:
         return _plain(str(value))
-    # kubectl prints through JSON and go-yaml, which reads such digits as a float.
-    return _plain(_go_format_float64_g(float(value)))
+    # kubectl prints through JSON and go-yaml, which reads such digits as a float; past
+    # float64 (ParseFloat overflows) go-yaml keeps them as a string, which prints plain.
+    try:
+        return _plain(_go_format_float64_g(float(value)))
+    except OverflowError:
+        return _plain(str(value))
 
 
 def _represent_float(dumper: _Dumper, value: float) -> _nodes.ScalarNode:
