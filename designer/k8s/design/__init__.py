@@ -18,12 +18,15 @@ from designer.k8s.design.convert import (
     design_to_pod,
 )
 from designer.k8s.design.dra import (
+    ADD_ALTERNATIVE,
     CLAIM_NAME,
     COMMON_SELECTORS,
     DRA_CHOICES,
+    REMOVE_ALTERNATIVE,
     CommonSelector,
     DraClaim,
     DraDesign,
+    claim_choice_field,
     dra_design,
     explain_dra,
 )
@@ -78,6 +81,8 @@ from designer.k8s.design.model import (
 )
 from designer.k8s.design.planning import (
     DRA_MODE,
+    MAX_DRA_ALTERNATIVES,
+    MAX_DRA_SELECTORS,
     DraAlternative,
     GpuChoice,
     HeadroomChoice,
@@ -109,6 +114,7 @@ from designer.k8s.design.workload_types import (
 )
 
 __all__ = [
+    "ADD_ALTERNATIVE",
     "CLAIM_NAME",
     "COMMON_SELECTORS",
     "COMPLETION_INDEX_FIELD",
@@ -135,6 +141,8 @@ __all__ = [
     "HeadroomError",
     "JOB_NAME_LABEL",
     "MAX_CONTAINERS",
+    "MAX_DRA_ALTERNATIVES",
+    "MAX_DRA_SELECTORS",
     "MSG_HPA_NO_CPU",
     "MSG_INDEXED_TOTAL_GPU",
     "MSG_ONFAILURE",
@@ -144,6 +152,7 @@ __all__ = [
     "NodeChoice",
     "PodFacts",
     "PodReport",
+    "REMOVE_ALTERNATIVE",
     "Rendered",
     "SIZE_KEYS",
     "Size",
@@ -155,6 +164,7 @@ __all__ = [
     "WorkloadType",
     "applicable_choices",
     "apply_size",
+    "claim_choice_field",
     "design_action",
     "design_from_pod",
     "design_hints",

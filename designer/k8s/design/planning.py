@@ -342,7 +342,9 @@ def node_sharing(
 ) -> tuple[GpuSharing | None, tuple[str, Message] | None]:
     """How the chosen node's device plugin shares its GPUs: the GPU choice's mode with the
     node's MIG layout or replicas, or the problem with them."""
-    if gpu.mode == "whole":
+    if gpu.mode in ("whole", DRA_MODE):
+        # Whole GPUs are advertised as they are; a DRA claim's devices come from the node's
+        # ResourceSlices, not from its device plugin.
         return None, None
     try:
         return (
