@@ -68,6 +68,9 @@ class Results:
     slots: dict[str, list[FieldMessage]] = field(default_factory=dict)
     form_invalid: bool = False
     rendered: Rendered | None = None
+    # Optional PodForm fields to show when the forms could not make a design (the engine
+    # cannot say which apply): those of the section the form says is chosen, as typed.
+    kept_fields: frozenset[str] = frozenset()
 
     @property
     def plan(self) -> Any:
@@ -120,7 +123,7 @@ def design_results(
     for text in formset.non_form_errors() if bound else []:
         add("err-pod", FieldMessage("error", text))
     if design is None:
-        return Results(None, None, slots=slots, form_invalid=True)
+        return Results(None, None, slots=slots, form_invalid=True, kept_fields=_kept(pod_form))
 
     try:
         rendered = render_design(design, action, changed)
@@ -247,8 +250,17 @@ def shown_pod_fields(results: Results) -> set[str]:
     source, the export kind's settings)."""
     # workload and size are rendered by hand (htmx preset selects) and base is hidden: no slot.
     shown = set(PodForm.base_fields) - OPTIONAL - {"workload", "size", "base"}
-    applicable = results.rendered.applicable if results.rendered else frozenset()
-    return shown | {field_for_choice(f) for f in applicable}
+    if results.rendered is None:
+        return shown | results.kept_fields
+    return shown | {field_for_choice(f) for f in results.rendered.applicable}
+
+
+def _kept(pod_form: PodForm | None) -> frozenset[str]:
+    """The optional fields a form without a design keeps on the page: the DRA claim's when
+    the form chose one (its values stay as typed until the form is fixed)."""
+    if pod_form is None or pod_form["gpu_source"].value() != "dra":
+        return frozenset()
+    return frozenset(field_for_choice(f) for f in DRA_SECTION)
 
 
 def _all_slot_ids(containers: int, results: Results) -> list[dict]:
@@ -495,14 +507,10 @@ def _dra_form_context(
     """The GPU section's DRA block: its fields by name, the alternatives' rows and the
     containers that may share the claim; None without a DRA claim."""
     design = results.design
-    if design is not None:
-        if design.gpu.mode != DRA_MODE:
-            return None
-    elif pod_form["gpu_source"].value() != "dra":
+    if design is not None and design.gpu.mode != DRA_MODE:
         return None
-    else:
-        # The form has errors (no design): keep every DRA field on the page, as typed.
-        shown = shown | {field_for_choice(f) for f in DRA_SECTION}
+    if design is None and pod_form["gpu_source"].value() != "dra":
+        return None
     fields = {name: pod_form[f"gpu_{name}"] for name in DRA_CHOICES if f"gpu_{name}" in shown}
     dra = results.rendered.dra if results.rendered else None
     owner = dra.claims[0].containers[0] if dra and dra.claims else None
