@@ -219,6 +219,7 @@ X_FIRST_AVAILABLE = gettext_noop(
     "(firstAvailable, beta in 1.34): %(alternatives)s."
 )
 X_ALTERNATIVE = gettext_noop("%(count)s of %(class)s")
+X_LIST = gettext_noop("%(first)s, %(second)s")
 X_QOS = gettext_noop(
     "Claims do not count toward the QoS class or the scheduler's cpu and memory sums: the QoS "
     "class and the effective requests are what the cpu and memory settings make them, and the "
@@ -498,8 +499,11 @@ def explain_dra(dra: DraDesign, design: Design, kind: str, pods: int) -> list[Me
         lines.append(Message(X_SELECTORS, {"selectors": "; ".join(dra.selectors)}))
     if design.gpu.first_available:
         _, described = _alternatives(design.gpu, {})
-        text = ", ".join(m.text for m in described)
-        lines.append(Message(X_FIRST_AVAILABLE, {"alternatives": text}))
+        # One Message of Messages, so a page translates each alternative too.
+        joined = described[0]
+        for alternative in described[1:]:
+            joined = Message(X_LIST, {"first": joined, "second": alternative})
+        lines.append(Message(X_FIRST_AVAILABLE, {"alternatives": joined}))
     if len(main.containers) > 1:
         lines.append(
             Message(X_SHARED, {"containers": ", ".join(main.containers), "claim": main.name})
