@@ -1,7 +1,7 @@
 """The Analyze page: paste, upload or drop manifests; see every workload's QoS, requests
 and errors; open one in the designer.
 
-Views parse the request, make one engine call (``check_text``) and render. The analysis
+Views parse the request, make one engine call (``check_files``) and render. The analysis
 (one summary row per workload plus its pod template, never the raw input) is kept in a
 small file store (``AnalysisStore``) under a random id, so the results address
 ``/analyze/r/<id>`` can be filtered, paged and reloaded without sending 20 MB again.
@@ -40,13 +40,17 @@ from pydantic import ValidationError
 
 from designer.forms import decode_blob, design_query, encode_blob
 from designer.i18n import message_data, message_from_data, translate
+from designer.k8s.admission import ANNOTATION
+from designer.k8s.apiserver import DEFAULT_VERSION, SUPPORTED_VERSIONS
 from designer.k8s.check import (
+    DEFAULT_NAMESPACE,
     CheckedObject,
     InputError,
-    check_text,
+    PolicyReport,
+    check_files,
     pod_template_manifest,
 )
-from designer.k8s.core import Pod
+from designer.k8s.core import Pod, name_is_dns_label
 from designer.k8s.design import design_from_pod, workload_of_kind
 from designer.k8s.gpu import requested_gpus
 from designer.k8s.manifest import MAX_INPUT_BYTES
@@ -142,10 +146,43 @@ def _template(checked: CheckedObject) -> dict[str, Any] | None:
     return pod_template_manifest(checked.workload)
 
 
+def _admission_row(checked: CheckedObject) -> dict[str, Any] | None:
+    """The admission of a row as stored: the engine's answer, messages kept as data."""
+    a = checked.admission
+    if a is None:
+        return None
+    why = a.explanation()
+    texts = a.api_server_messages()
+    return {
+        "allowed": a.allowed,
+        "qos": a.qos_class,
+        "change": message_data(why) if why else None,
+        # The API server's own words (English), as kubectl prints them.
+        "denials": [
+            {
+                "plugin": d.plugin,
+                "object": d.source,
+                "text": text or d.message,
+                "replica": d.replica,
+            }
+            for d, text in zip(a.denials, texts, strict=True)
+        ],
+        "defaulted": a.as_dict()["defaulted"],
+        "annotation": a.annotations.get(ANNOTATION),
+        "quota": a.quota.as_dict() if a.quota else None,
+    }
+
+
 def analysis_from_check(
-    source: str, objects: list[CheckedObject], errors: list[InputError]
+    source: str,
+    objects: list[CheckedObject],
+    errors: list[InputError],
+    policies: list[PolicyReport] | None = None,
+    kubernetes_version: str = DEFAULT_VERSION,
+    namespace: str | None = None,
 ) -> dict[str, Any]:
-    """What the store keeps: one row per workload and the documents that were not read."""
+    """What the store keeps: one row per workload, the documents that were not read, and
+    the namespace policies found, for the Kubernetes version the analysis answers for."""
     rows = []
     for checked in objects:
         data = checked.as_dict()
@@ -173,13 +210,33 @@ def analysis_from_check(
                 if checked.report.qos
                 else [],
                 "template": _template(checked),
+                "admission": _admission_row(checked),
+                "version_notes": [
+                    {
+                        "field": n.field,
+                        "message": message_data(n.message),
+                        "source": n.as_dict()["source"],
+                    }
+                    for n in checked.version_notes
+                ],
             }
         )
     unreadable = [{"document": e.document, "message": e.message} for e in errors]
-    return {"version": 1, "source": source, "rows": rows, "unreadable": unreadable}
+    return {
+        "version": 1,
+        "source": source,
+        "rows": rows,
+        "unreadable": unreadable,
+        "kubernetes_version": kubernetes_version,
+        "namespace": namespace or DEFAULT_NAMESPACE,
+        "policies": [p.as_dict() for p in policies or []],
+    }
 
 
 # --- filters and summary -------------------------------------------------------------------
+
+
+ADMISSION_FILTERS = ("denied", "admitted", "none")
 
 
 @dataclass(frozen=True)
@@ -188,6 +245,7 @@ class Filters:
     errors: str = ""  # "yes" | "no" | ""
     namespace: str = ""
     page: int = 1
+    admission: str = ""  # "denied" | "admitted" (by a policy) | "none" (no policy) | ""
 
     @classmethod
     def from_query(cls, query: QueryDict) -> Filters:
@@ -197,19 +255,27 @@ class Filters:
             page = max(1, min(int(query.get("page", "1")), 1_000_000))
         except ValueError:
             page = 1
+        admission = query.get("admission", "")
         return cls(
             qos=qos if qos in (*QOS_CLASSES, UNKNOWN_QOS) else "",
             errors=errors if errors in ("yes", "no") else "",
             namespace=query.get("namespace", "")[:300],
             page=page,
+            admission=admission if admission in ADMISSION_FILTERS else "",
         )
 
     @property
     def active(self) -> bool:
-        return bool(self.qos or self.errors or self.namespace)
+        return bool(self.qos or self.errors or self.namespace or self.admission)
 
     def query(self, **changes: Any) -> str:
-        values = {"qos": self.qos, "errors": self.errors, "namespace": self.namespace, "page": ""}
+        values = {
+            "qos": self.qos,
+            "errors": self.errors,
+            "namespace": self.namespace,
+            "admission": self.admission,
+            "page": "",
+        }
         values.update(changes)
         return urlencode({k: v for k, v in values.items() if v not in ("", 1, None)})
 
@@ -220,7 +286,16 @@ class Filters:
             return False
         if self.errors == "no" and row["errors"]:
             return False
+        if self.admission and _admission_state(row) != self.admission:
+            return False
         return not self.namespace or (row["namespace"] or NO_NAMESPACE) == self.namespace
+
+
+def _admission_state(row: dict[str, Any]) -> str:
+    admission = row.get("admission")
+    if not admission:
+        return "none"
+    return "admitted" if admission["allowed"] else "denied"
 
 
 def _total(values: list[str]) -> str:
@@ -245,6 +320,8 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "gpus": _total([r["gpus"] for r in rows]),
         "with_errors": sum(1 for r in rows if r["errors"]),
         "with_warnings": sum(1 for r in rows if r["warnings"]),
+        "denied": sum(1 for r in rows if _admission_state(r) == "denied"),
+        "admitted_by_policy": sum(1 for r in rows if _admission_state(r) == "admitted"),
         "namespaces": sorted({r["namespace"] or NO_NAMESPACE for r in rows}),
     }
 
@@ -295,10 +372,34 @@ def _reason_texts(row: dict[str, Any]) -> list[str]:
     return list(row["reasons"])
 
 
+def _message_text(data: Any) -> str:
+    message = message_from_data(data)
+    return translate(message) if message else ""
+
+
+def _admission_view(row: dict[str, Any]) -> dict[str, Any] | None:
+    admission = row.get("admission")
+    if not admission:
+        return None
+    qos = admission["qos"] or UNKNOWN_QOS
+    return {
+        **admission,
+        "qos_label": QOS_LABELS.get(qos, qos),
+        "qos_css": qos.lower(),
+        "changed": bool(admission["qos"]) and admission["qos"] != row["qos"],
+        "change_text": _message_text(admission["change"]) if admission["change"] else "",
+    }
+
+
 def _row_view(index: int, row: dict[str, Any]) -> dict[str, Any]:
     template = row.get("template")
     return {
         **row,
+        "admission": _admission_view(row),
+        "note_texts": [
+            {"field": n["field"], "text": _message_text(n["message"]), "source": n["source"]}
+            for n in row.get("version_notes") or []
+        ],
         "reason_texts": _reason_texts(row),
         "index": index,
         "qos_label": QOS_LABELS.get(row["qos"] or UNKNOWN_QOS, row["qos"]),
@@ -349,6 +450,14 @@ def results_context(analysis_id: str, analysis: dict[str, Any], filters: Filters
         "qos_choices": [(q, QOS_LABELS[q]) for q in (*QOS_CLASSES, UNKNOWN_QOS)],
         "no_namespace": NO_NAMESPACE,
         "any_template": any(r["kind"] != "Pod" for r in rows),
+        "kubernetes_version": analysis.get("kubernetes_version", DEFAULT_VERSION),
+        "default_namespace": analysis.get("namespace", DEFAULT_NAMESPACE),
+        "policies": analysis.get("policies", []),
+        "admission_choices": [
+            ("denied", gettext_lazy("Denied")),
+            ("admitted", gettext_lazy("Admitted by a policy")),
+            ("none", gettext_lazy("No policy applies")),
+        ],
     }
 
 
@@ -378,6 +487,41 @@ class AnalyzeForm(forms.Form):
         widget=forms.ClearableFileInput(
             attrs={"accept": ".yaml,.yml,.json,.txt,application/yaml,application/json,text/plain"}
         ),
+    )
+    kubernetes_version = forms.ChoiceField(
+        label=gettext_lazy("Kubernetes version"),
+        choices=[(v, v) for v in reversed(SUPPORTED_VERSIONS)],
+        initial=DEFAULT_VERSION,
+        required=False,
+        help_text=gettext_lazy("Answers follow the API server and kubelet of this release."),
+    )
+    namespace = forms.CharField(
+        label=gettext_lazy("Default namespace"),
+        required=False,
+        max_length=63,
+        widget=forms.TextInput(attrs={"placeholder": DEFAULT_NAMESPACE, "autocomplete": "off"}),
+        help_text=gettext_lazy(
+            "For objects that name none, as kubectl apply -n would create them. LimitRanges and "
+            "ResourceQuotas in the input apply to the workloads of their namespace."
+        ),
+    )
+
+    def clean_namespace(self) -> str:
+        namespace = (self.cleaned_data.get("namespace") or "").strip()
+        problems = name_is_dns_label(namespace) if namespace else []
+        if problems:
+            raise forms.ValidationError(problems[0])  # Kubernetes' own wording (English)
+        return namespace
+
+
+def _form_for(analysis: dict[str, Any]) -> AnalyzeForm:
+    """An empty form that keeps the version and namespace an analysis answered for."""
+    namespace = analysis.get("namespace")
+    return AnalyzeForm(
+        initial={
+            "kubernetes_version": analysis.get("kubernetes_version", DEFAULT_VERSION),
+            "namespace": "" if namespace == DEFAULT_NAMESPACE else namespace,
+        }
     )
 
 
@@ -424,6 +568,11 @@ def _analyze_post(request: HttpRequest) -> HttpResponse:
 
     form = AnalyzeForm(request.POST, request.FILES)
     if not form.is_valid():
+        if "namespace" in form.errors:
+            message = _("The namespace is not valid: %(reason)s.") % {
+                "reason": form.errors["namespace"][0]
+            }
+            return _form_error(request, form, message, 400)
         return _form_error(request, form, _("The form could not be read."), 400)
     upload = form.cleaned_data["file"]
     text = form.cleaned_data["text"] or ""
@@ -444,19 +593,24 @@ def _analyze_post(request: HttpRequest) -> HttpResponse:
             request, form, _("Paste some manifests, or choose or drop a file, then Analyze."), 400
         )
 
-    objects, errors = check_text(source, data)
+    version = form.cleaned_data.get("kubernetes_version") or DEFAULT_VERSION
+    namespace = form.cleaned_data.get("namespace") or None
+    result = check_files([(source, data)], kubernetes_version=version, namespace=namespace)
+    objects, errors = result.objects, result.errors
     whole_input = [e for e in errors if e.document is None]
     if whole_input:
         message = _("The input cannot be read: %(reason)s.") % {"reason": whole_input[0].message}
         return _form_error(request, form if not upload else AnalyzeForm(), message, 400)
 
-    analysis = analysis_from_check(source, objects, errors)
+    analysis = analysis_from_check(
+        source, objects, errors, result.policies, result.kubernetes_version, namespace
+    )
     analysis["source_kind"] = source_kind
     analysis_id = AnalysisStore.default().save(analysis)
     url = reverse("analysis", args=[analysis_id])
     if getattr(request, "htmx", False):
         context = results_context(analysis_id, analysis, Filters())
-        context.update({"form": AnalyzeForm(), "max_size": _size_text()})
+        context.update({"form": _form_for(analysis), "max_size": _size_text()})
         response = render(request, "analyze/index.html#analysis", context)
         return push_url(response, url)
     response = redirect(url)
@@ -483,7 +637,7 @@ def analysis(request: HttpRequest, analysis_id: str) -> HttpResponse:
     htmx = getattr(request, "htmx", None)
     if htmx and htmx.target == "rows":
         return render(request, "analyze/index.html#rows", context)
-    context.update({"form": AnalyzeForm(), "max_size": _size_text()})
+    context.update({"form": _form_for(stored), "max_size": _size_text()})
     return render(request, "analyze/index.html", context)
 
 

@@ -11,6 +11,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext, pgettext
 
+from designer.k8s.apiserver import DEFAULT_VERSION, SUPPORTED_VERSIONS
+
 register = template.Library()
 
 
@@ -67,3 +69,13 @@ def messages_slots(slots: list[dict[str, Any]]) -> SafeString:
     return format_html_join(
         "", "{}", ((messages_slot(s["id"], s["messages"], True),) for s in slots)
     )
+
+
+@register.simple_tag
+def kubernetes_versions() -> dict[str, str]:
+    """The release answers default to and the range a user can choose from."""
+    return {
+        "default": DEFAULT_VERSION,
+        "first": SUPPORTED_VERSIONS[0],
+        "last": SUPPORTED_VERSIONS[-1],
+    }

@@ -70,7 +70,7 @@ def test_identical_pod_templates_share_one_report() -> None:
 
 def test_the_json_document_has_the_documented_shape() -> None:
     document = check_texts([("f.yaml", POD % "a")])
-    assert set(document) == {"objects", "errors", "draObjects"}
+    assert set(document) == {"objects", "errors", "draObjects", "policies", "kubernetesVersion"}
     assert set(document["objects"][0]) == {
         "file",
         "document",
@@ -85,4 +85,6 @@ def test_the_json_document_has_the_documented_shape() -> None:
         "warnings",
         "qosReasons",
         "claims",
+        "admission",
+        "versionNotes",
     }

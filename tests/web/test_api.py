@@ -274,7 +274,10 @@ def test_render_answers_yaml_qos_and_validation(client: Client) -> None:
         "totals",
         "claims",
         "explanation",
+        "kubernetesVersion",
+        "versionNotes",
     }
+    assert body["kubernetesVersion"] == "1.35"
     assert body["kind"] == "Deployment"  # online inference exports as a Deployment by default
     assert body["qosClass"] == "Guaranteed"
     assert body["qosReasons"]
@@ -379,8 +382,15 @@ def test_openapi_describes_both_endpoints_with_models(client: Client) -> None:
     checked = schemas["CheckedObjectOut"]["properties"]
     for name in ("file", "document", "path", "kind", "qosClass", "effectiveRequests", "qosReasons"):
         assert name in checked
-    assert "Design" in schemas
+    # The render body is a design plus the cluster's version next to its fields.
+    assert "kubernetesVersion" in schemas["RenderIn"]["properties"]
+    assert "containers" in schemas["RenderIn"]["properties"]
     assert "RenderOut" in schemas
+    params = {p["name"]: p for p in analyze["parameters"]}
+    assert set(params) == {"kubernetesVersion", "namespace"}
+    assert all(p["in"] == "query" for p in params.values())
+    assert "admission" in checked and "versionNotes" in checked
+    assert "from" in schemas["DefaultedOut"]["properties"]
 
 
 def test_docs_page_lists_endpoints_with_examples_and_no_cdn(client: Client) -> None:
@@ -557,12 +567,13 @@ def test_fuzz_render_never_answers_500(client: Client, body) -> None:
 
 def test_design_model_is_the_request_schema(client: Client) -> None:
     """The render endpoint's body is the Design model itself (the designer form's and the
-    share links' model): every field of it, by name, in the OpenAPI document."""
+    share links' model): every field of it, by name, in the OpenAPI document, plus the
+    request's own kubernetesVersion (the cluster's, not part of the design)."""
     spec = client.get("/api/v1/openapi.json").json()
     body = spec["paths"]["/api/v1/render"]["post"]["requestBody"]["content"]["application/json"]
     ref = body["schema"]["$ref"].rsplit("/", 1)[-1]
     schema = spec["components"]["schemas"][ref]
-    assert set(schema["properties"]) == set(Design.model_fields)
+    assert set(schema["properties"]) == set(Design.model_fields) | {"kubernetesVersion"}
 
 
 def test_render_fills_what_a_design_omits_from_the_workload_preset(client: Client) -> None:

@@ -11,7 +11,16 @@ from typing import Any
 
 import orjson
 
-from designer.k8s.apiserver import pod_from_parts, pod_with_defaults
+from designer.k8s.admission import Admission
+from designer.k8s.apiserver import (
+    DEFAULT_VERSION,
+    ClusterVersion,
+    VersionNote,
+    cluster_version,
+    pod_from_parts,
+    pod_with_defaults,
+)
+from designer.k8s.check.admission import FoundPolicy, PolicyReport, apply_policies, is_policy
 from designer.k8s.check.claims import ClaimLinks, link_claims, read_dra_objects
 from designer.k8s.core import FieldError, name_is_dns_subdomain
 from designer.k8s.design import PodReport, failed_report, pod_report
@@ -81,6 +90,10 @@ class CheckedObject:
     report: PodReport
     # Dynamic Resource Allocation: the pod's claims linked to the input (check.claims).
     links: ClaimLinks | None = None
+    # Set by check.admission: the pod after its namespace's admission (None: no policy), and
+    # what the chosen Kubernetes version does differently to it.
+    admission: Admission | None = None
+    version_notes: tuple[VersionNote, ...] = field(default_factory=tuple)
 
     def as_dict(self) -> dict[str, Any]:
         w = self.workload
@@ -92,6 +105,8 @@ class CheckedObject:
             "name": w.name,
             "namespace": w.namespace,
             **self.report.as_dict(),
+            "admission": self.admission.as_dict() if self.admission else None,
+            "versionNotes": [n.as_dict() for n in self.version_notes],
         }
         out.update((self.links or ClaimLinks()).fields(out["warnings"]))
         return out
@@ -163,19 +178,22 @@ def _memo_key(workload: Workload) -> bytes | None:
 
 
 def check_workload(
-    file: str, workload: Workload, memo: dict[bytes, PodReport] | None = None
+    file: str,
+    workload: Workload,
+    memo: dict[bytes, PodReport] | None = None,
+    version: ClusterVersion | None = None,
 ) -> CheckedObject:
     """One workload's report; with ``memo``, identical pod templates are checked once."""
     key = _memo_key(workload) if memo is not None else None
     if key is not None and memo is not None and key in memo:
         return CheckedObject(file, workload, memo[key])
-    report = _report(workload)
+    report = _report(workload, version)
     if key is not None and memo is not None:
         memo[key] = report
     return CheckedObject(file, workload, report)
 
 
-def _report(workload: Workload) -> PodReport:
+def _report(workload: Workload, version: ClusterVersion | None = None) -> PodReport:
     meta_path = metadata_path(workload)
     pod, errors = pod_from_parts(
         workload.pod_metadata,
@@ -191,6 +209,7 @@ def _report(workload: Workload) -> PodReport:
         spec_path=workload.pod_spec_path,
         metadata_path=meta_path,
         template=workload.kind != "Pod",
+        version=version,
     )
 
 
@@ -241,12 +260,16 @@ class InputError:
 
 @dataclass(frozen=True)
 class CheckResult:
-    """Every object found in some files and what could not be read."""
+    """Every object found in some files, what could not be read, the namespace policies
+    found (check.admission) and the Kubernetes version the answers are for."""
 
     objects: list[CheckedObject]
     errors: list[InputError]
     # The resource.k8s.io objects of the input, checked and linked (check.claims).
     dra_objects: list[dict[str, Any]] = field(default_factory=list)
+    policies: list[PolicyReport] = field(default_factory=list)
+    kubernetes_version: str = DEFAULT_VERSION
+    namespace: str | None = None
 
     @property
     def hostile(self) -> list[InputError]:
@@ -258,65 +281,111 @@ class CheckResult:
             "objects": [o.as_dict() for o in self.objects],
             "errors": [e.as_dict() for e in self.errors],
             "draObjects": self.dra_objects,
+            "policies": [p.as_dict() for p in self.policies],
+            "kubernetesVersion": self.kubernetes_version,
         }
 
 
 def check_text(
-    file: str, text: str | bytes, *, max_bytes: int = MAX_INPUT_BYTES
+    file: str,
+    text: str | bytes,
+    *,
+    max_bytes: int = MAX_INPUT_BYTES,
+    kubernetes_version: str | None = None,
+    namespace: str | None = None,
 ) -> tuple[list[CheckedObject], list[InputError]]:
-    """Objects found in one file and what could not be read, with file and document."""
-    objects, errors, dra = _check_file(file, text, max_bytes)
-    return link_claims(objects, dra)[0], errors
+    """Objects found in one file and what could not be read, with file and document; the
+    file's LimitRanges and ResourceQuotas apply to its workloads and its resource.k8s.io
+    objects to its pods' claims (see check_files)."""
+    result = check_files(
+        [(file, text)],
+        max_bytes=max_bytes,
+        kubernetes_version=kubernetes_version,
+        namespace=namespace,
+    )
+    return result.objects, result.errors
 
 
-def _check_file(
-    file: str, text: str | bytes, max_bytes: int
+def _check_text(
+    file: str,
+    text: str | bytes,
+    max_bytes: int,
+    version: ClusterVersion | None = None,
+    policies: list[FoundPolicy] | None = None,
 ) -> tuple[list[CheckedObject], list[InputError], DraObjects]:
+    try:
+        documents = read_documents(text, max_bytes=max_bytes)
+    except ManifestError as exc:
+        return [], [InputError(file, None, str(exc))], DraObjects()
+    scan = find_workloads(documents)
+    workloads, read_errors = scan
+    if policies is not None:
+        policies += [FoundPolicy(file, s) for s in scan.skipped if is_policy(s)]
+    memo: dict[bytes, PodReport] = {}
+    objects = [check_workload(file, w, memo, version) for w in workloads]
+    errors = [InputError(file, e.document, e.message, e.hostile) for e in read_errors]
+    return objects, errors, read_dra_objects(file, documents)
+
+
+def check_files(
+    inputs: list[tuple[str, str | bytes]],
+    *,
+    max_bytes: int = MAX_INPUT_BYTES,
+    kubernetes_version: str | None = None,
+    namespace: str | None = None,
+) -> CheckResult:
+    """Every object of several files, and what could not be read, for one Kubernetes
+    version (default: the newest supported). The LimitRanges and ResourceQuotas found in any
+    file apply to the workloads of their namespace (``namespace`` for objects without one;
+    ``default`` when None); ResourceClaims, ResourceClaimTemplates and DeviceClasses in any
+    file link to the pods' claims. Raises ValueError for an unsupported version."""
+    version = cluster_version(kubernetes_version)
     # A parsed manifest is a large tree of acyclic, long-lived objects: the cyclic garbage
     # collector would walk it again and again while parsing and reporting allocate (a third
     # of the time on a 10,000-pod List) and find nothing to free, so it pauses meanwhile.
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _check_text(file, text, max_bytes)
+        objects: list[CheckedObject] = []
+        errors: list[InputError] = []
+        found: list[FoundPolicy] = []
+        dra = DraObjects()
+        for file, text in inputs:
+            checked, failed, dra_found = _check_text(file, text, max_bytes, version, found)
+            objects += checked
+            errors += failed
+            dra.extend(dra_found)
+        # Claims link across files: a template in one file serves a pod in another.
+        objects, dra_objects = link_claims(objects, dra)
+        objects, reports = apply_policies(objects, found, version=version, namespace=namespace)
+        return CheckResult(
+            objects,
+            errors,
+            dra_objects=dra_objects,
+            policies=reports,
+            kubernetes_version=str(version.version),
+            namespace=namespace,
+        )
     finally:
         if enabled:
             gc.enable()
 
 
-def _check_text(
-    file: str, text: str | bytes, max_bytes: int
-) -> tuple[list[CheckedObject], list[InputError], DraObjects]:
-    try:
-        documents = read_documents(text, max_bytes=max_bytes)
-    except ManifestError as exc:
-        return [], [InputError(file, None, str(exc))], DraObjects()
-    workloads, read_errors = find_workloads(documents)
-    memo: dict[bytes, PodReport] = {}
-    objects = [check_workload(file, w, memo) for w in workloads]
-    errors = [InputError(file, e.document, e.message, e.hostile) for e in read_errors]
-    return objects, errors, read_dra_objects(file, documents)
-
-
-def check_files(
-    inputs: list[tuple[str, str | bytes]], *, max_bytes: int = MAX_INPUT_BYTES
-) -> CheckResult:
-    """Every object of several files, and what could not be read."""
-    objects: list[CheckedObject] = []
-    errors: list[InputError] = []
-    dra = DraObjects()
-    for file, text in inputs:
-        found, failed, dra_found = _check_file(file, text, max_bytes)
-        objects += found
-        errors += failed
-        dra.extend(dra_found)
-    # Claims link across files: a template in one file serves a pod in another.
-    objects, dra_objects = link_claims(objects, dra)
-    return CheckResult(objects, errors, dra_objects)
-
-
 def check_texts(
-    inputs: list[tuple[str, str | bytes]], *, max_bytes: int = MAX_INPUT_BYTES
+    inputs: list[tuple[str, str | bytes]],
+    *,
+    max_bytes: int = MAX_INPUT_BYTES,
+    kubernetes_version: str | None = None,
+    namespace: str | None = None,
 ) -> dict[str, Any]:
     """The ``--format json`` document for several files."""
-    return check_files(inputs, max_bytes=max_bytes).as_dict()
+    result = check_files(
+        inputs, max_bytes=max_bytes, kubernetes_version=kubernetes_version, namespace=namespace
+    )
+    enabled = gc.isenabled()
+    gc.disable()  # as in check_files: the report is many small long-lived objects
+    try:
+        return result.as_dict()
+    finally:
+        if enabled:
+            gc.enable()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from designer.k8s.apiserver import validate_objects
+from designer.k8s.apiserver import ClusterVersion, validate_objects
 from designer.k8s.core import FieldError, FieldWarning, Message, Pod
 from designer.k8s.design.actions import apply_gpu_choice, design_action
 from designer.k8s.design.canonical import pod_manifest
@@ -138,10 +138,17 @@ def applicable_choices(design: Design, kind: str) -> frozenset[str]:
     return frozenset(fields)
 
 
-def render_design(design: Design, action: str = "", changed: str = "") -> Rendered:
+def render_design(
+    design: Design,
+    action: str = "",
+    changed: str = "",
+    *,
+    version: ClusterVersion | None = None,
+) -> Rendered:
     """Render a design, after a designer ``action`` (a button: add a container, apply a
     preset, ...) when one is given; raises DesignError when its kept manifest fields cannot
-    form a Pod."""
+    form a Pod. ``version`` answers for that Kubernetes release (None: the newest the
+    engine models)."""
     if action:
         design = design_action(design, action, changed)
     if design.gpu.mode != "whole":
@@ -150,7 +157,7 @@ def render_design(design: Design, action: str = "", changed: str = "") -> Render
     pod = design_to_pod(design)
     dra = dra_design(design)
     devices = dra.devices_per_pod if dra else 0
-    report = pod_report(pod, workload=design.workload, claim_gpus=devices)
+    report = pod_report(pod, workload=design.workload, claim_gpus=devices, version=version)
     facts = PodFacts(pod_manifest(pod), report.defaulted, report.requests, devices)
     kind = effective_kind(design.export, design.workload)
     # A DRA claim's ResourceClaimTemplate (or ResourceClaim) goes first, in the same file.

@@ -11,7 +11,12 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any
 
-from designer.k8s.apiserver import ValidationResult, pod_with_defaults, validate_pod
+from designer.k8s.apiserver import (
+    ClusterVersion,
+    ValidationResult,
+    pod_with_defaults,
+    validate_pod,
+)
 from designer.k8s.core import FieldError, FieldWarning, Pod, Quantity, format_resources
 from designer.k8s.design.advice import Advice, pod_advice
 from designer.k8s.kubelet import QosResult, pod_qos
@@ -62,10 +67,13 @@ def pod_report(
     metadata_path: str = "metadata",
     template: bool = False,
     claim_gpus: int = 0,
+    version: ClusterVersion | None = None,
 ) -> PodReport:
     """QoS with reasons, effective requests/limits, validation and (for a workload) advice;
-    ``claim_gpus`` are GPUs the pod gets through DRA claims (no request counts them)."""
-    defaulted = pod_with_defaults(pod)
+    ``claim_gpus`` are GPUs the pod gets through DRA claims (no request counts them).
+    ``version`` answers for that Kubernetes release (apiserver.versions); None: the newest.
+    """
+    defaulted = pod_with_defaults(pod, version=version)
     validation: ValidationResult = validate_pod(
         pod,
         spec_path=spec_path,
@@ -73,7 +81,7 @@ def pod_report(
         template=template,
         defaulted=defaulted,
     )
-    qos = pod_qos(pod, spec_path=spec_path, defaulted=defaulted)
+    qos = pod_qos(pod, spec_path=spec_path, defaulted=defaulted, version=version)
     requests = effective_requests(defaulted, apply_defaults=False)
     limits = effective_limits(defaulted, apply_defaults=False)
     advice = (

@@ -91,6 +91,7 @@ from designer.k8s.manifest._common import (
     MAX_DEPTH,
     MAX_DOCUMENTS,
     MAX_INPUT_BYTES,
+    copy_tree,
 )
 from designer.k8s.manifest.finder import (
     Skipped,
@@ -122,6 +123,7 @@ __all__ = [
     "Skipped",
     "Workload",
     "_needs_quotes",
+    "copy_tree",
     "dump_yaml",
     "dump_yaml_all",
     "find_workloads",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +31,8 @@ class Skipped:
     path: str
     kind: str
     name: str | None
+    # The object itself (a LimitRange, a ResourceQuota... that the check reads); shared.
+    obj: Any = dataclasses.field(default=None, compare=False, repr=False)
 
 
 class WorkloadScan(tuple):
@@ -171,7 +174,7 @@ class _Finder:
                 if group not in fields[0]:
                     fields = None
         if fields is None:
-            self.skipped.append(Skipped(doc.index, path, kind, name))
+            self.skipped.append(Skipped(doc.index, path, kind, name, obj))
             return None
         parts = _template_parts(obj, fields[2])
         if type(parts) is str:

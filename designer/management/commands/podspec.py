@@ -17,7 +17,7 @@ import orjson
 from django.core.management.base import BaseCommand, CommandParser
 from pydantic import ValidationError
 
-from designer.k8s.apiserver import pod_from_parts
+from designer.k8s.apiserver import DEFAULT_VERSION, SUPPORTED_VERSIONS, pod_from_parts
 from designer.k8s.check import check_texts, pod_template_manifest
 from designer.k8s.core import ERROR_TYPE_TEXT
 from designer.k8s.design import (
@@ -46,6 +46,17 @@ class Command(BaseCommand):
         )
         check.add_argument("files", nargs="+", metavar="FILE", help="manifest files; - reads stdin")
         check.add_argument("--format", choices=("text", "json"), default="text")
+        check.add_argument(
+            "--kubernetes-version",
+            choices=SUPPORTED_VERSIONS,
+            default=DEFAULT_VERSION,
+            help=f"answer as a cluster of this release would (default: {DEFAULT_VERSION})",
+        )
+        check.add_argument(
+            "-n",
+            "--namespace",
+            help="namespace of objects that name none (default: default), as kubectl apply -n",
+        )
         render = sub.add_parser(
             "render",
             help="Render a design (the JSON of POST /api/v1/render) or a pod manifest as YAML.",
@@ -81,7 +92,12 @@ class Command(BaseCommand):
                 unreadable = True
                 continue
             inputs.append((name if name != "-" else "<stdin>", data))
-        result = check_texts(inputs, max_bytes=CLI_MAX_BYTES)
+        result = check_texts(
+            inputs,
+            max_bytes=CLI_MAX_BYTES,
+            kubernetes_version=options["kubernetes_version"],
+            namespace=options.get("namespace"),
+        )
         if options["format"] == "json":
             # orjson prints what json.dumps(indent=2, ensure_ascii=False) does, much faster
             # for a whole-cluster report.
@@ -95,8 +111,11 @@ class Command(BaseCommand):
             e["document"] is None or e["file"] not in files_with_objects for e in result["errors"]
         ):
             sys.exit(2)
-        if result["errors"] or any(
-            o["errors"] for o in [*result["objects"], *result.get("draObjects", [])]
+        if (
+            result["errors"]
+            or any(o["errors"] for o in [*result["objects"], *result.get("draObjects", [])])
+            or any(not _admitted(o) for o in result["objects"])
+            or any(not p["applied"] for p in result.get("policies", []))
         ):
             sys.exit(1)
 
@@ -147,6 +166,54 @@ def design_from_input(data: bytes, workload: str | None) -> Design:
     return design_from_pod(pod, workload or workload_of_kind(first.kind))
 
 
+def _admitted(obj: dict[str, Any]) -> bool:
+    admission = obj.get("admission")
+    return admission is None or admission["allowed"]
+
+
+def format_admission(obj: dict[str, Any]) -> list[str]:
+    """The lines for an object's admission and version notes (the JSON's English)."""
+    lines: list[str] = []
+    admission = obj.get("admission")
+    if admission:
+        qos = admission["qosClass"] or "unknown"
+        change = f" ({admission['qosChange']})" if admission["qosChange"] else ""
+        lines.append(f"  admitted: QoS {qos}{change}")
+        for d in admission["defaulted"]:
+            lines.append(f"  defaulted: {d['field']}={d['value']} (from {d['from']})")
+        for name, value in admission["annotations"].items():
+            lines.append(f"  annotation: {name}: {value}")
+        for d in admission["denials"]:
+            where = f" ({d['object']})" if d["object"] else ""
+            pod = f", pod {d['replica']}" if d.get("replica") else ""
+            text = d["apiServerMessage"] or d["message"]
+            lines.append(f"  denied by {d['plugin']}{where}{pod}: {text}")
+        quota = admission["quota"]
+        if quota:
+            if quota["fits"] is None:
+                lines.append("  quota: no matching quota limits what this pod uses")
+            else:
+                lines.append(
+                    f"  quota: fits {quota['fits']} more (of {quota['replicas']} wanted); "
+                    f"bottleneck {quota['bottleneck']} in {quota['object']}"
+                )
+    for note in obj.get("versionNotes", []):
+        lines.append(f"  version: {note['field']}: {note['message']}")
+    return lines
+
+
+def format_policies(result: dict[str, Any]) -> list[str]:
+    lines = []
+    for p in result.get("policies", []):
+        where = f"{p['file']}#{p['document']}" + (f" {p['path']}" if p["path"] else "")
+        name = f"{p['namespace']}/{p['name'] or '<unnamed>'}"
+        if p["applied"]:
+            lines.append(f"{p['kind']} {name} ({where}): applied")
+        else:
+            lines.append(f"{p['kind']} {name} ({where}): not applied: {p['message']}")
+    return lines
+
+
 def format_text(result: dict[str, Any]) -> str:
     lines: list[str] = []
     for obj in result["objects"]:
@@ -169,12 +236,15 @@ def format_text(result: dict[str, Any]) -> str:
         for warning in obj["warnings"]:
             lines.append(f"  warning: {warning['field']}: {warning['message']}")
         lines += [f"  {line}" for line in claim_lines(obj.get("claims") or [])]
+        lines += format_admission(obj)
     for dra in result.get("draObjects") or []:
         lines += dra_object_lines(dra)
+    lines += format_policies(result)
     for err in result["errors"]:
         doc = "" if err["document"] is None else f" document {err['document']}"
         lines.append(f"{err['file']}{doc}: cannot read: {err['message']}")
     with_errors = sum(1 for o in result["objects"] if o["errors"])
+    denied = sum(1 for o in result["objects"] if not _admitted(o))
     summary = (
         f"{len(result['objects'])} workload(s), {with_errors} with errors, "
         f"{len(result['errors'])} unreadable document(s)"
@@ -184,7 +254,9 @@ def format_text(result: dict[str, Any]) -> str:
         summary += (
             f", {len(result['draObjects'])} resource.k8s.io object(s), {dra_errors} with errors"
         )
-    lines.append(summary)
+    if result.get("policies"):
+        summary += f", {denied} denied by admission"
+    lines.append(summary + f" (Kubernetes {result.get('kubernetesVersion', DEFAULT_VERSION)})")
     return "\n".join(lines)
 
 
