@@ -351,3 +351,13 @@ def test_the_dra_block_speaks_chinese_and_the_yaml_stays_the_same(client: Client
         text = card(chinese, card_id)
         assert re.search(r"[\u4e00-\u9fff]", text), card_id
         assert "Claims do not count" not in text and "its ResourceSlices publish" not in text
+
+
+def test_switching_back_to_the_device_plugin_requests_nvidia_gpu_again(client: Client) -> None:
+    query = design_query(dra_design({"min_memory": "40Gi"}))
+    query.update(gpu_source="plugin", action="gpu")
+    html = client.get("/?" + urlencode(query), **HTMX_DESIGNER).content.decode()
+    (pod,) = yaml.safe_load_all(preview_of(html))
+    assert pod["spec"]["containers"][0]["resources"]["limits"]["nvidia.com/gpu"] == "2"
+    assert "resourceClaims" not in pod["spec"]
+    assert 'id="dra-claim"' not in html and 'id="id_gpu_mode"' in html
