@@ -22,12 +22,15 @@ from designer.k8s.design.crd_schema import (
     validate_custom_resource,
 )
 from designer.k8s.design.dra import (
+    ADD_ALTERNATIVE,
     CLAIM_NAME,
     COMMON_SELECTORS,
     DRA_CHOICES,
+    REMOVE_ALTERNATIVE,
     CommonSelector,
     DraClaim,
     DraDesign,
+    claim_choice_field,
     dra_design,
     explain_dra,
 )
@@ -87,6 +90,8 @@ from designer.k8s.design.operators import (
 )
 from designer.k8s.design.planning import (
     DRA_MODE,
+    MAX_DRA_ALTERNATIVES,
+    MAX_DRA_SELECTORS,
     DraAlternative,
     GpuChoice,
     HeadroomChoice,
@@ -124,6 +129,7 @@ from designer.k8s.design.workload_types import (
 )
 
 __all__ = [
+    "ADD_ALTERNATIVE",
     "CLAIM_NAME",
     "COMMON_SELECTORS",
     "COMPLETION_INDEX_FIELD",
@@ -150,6 +156,8 @@ __all__ = [
     "HeadroomError",
     "JOB_NAME_LABEL",
     "MAX_CONTAINERS",
+    "MAX_DRA_ALTERNATIVES",
+    "MAX_DRA_SELECTORS",
     "MSG_HPA_NO_CPU",
     "MSG_INDEXED_TOTAL_GPU",
     "MSG_ONFAILURE",
@@ -162,6 +170,7 @@ __all__ = [
     "Patched",
     "PodFacts",
     "PodReport",
+    "REMOVE_ALTERNATIVE",
     "Rendered",
     "RoundTripError",
     "SIZE_KEYS",
@@ -175,6 +184,7 @@ __all__ = [
     "WorkloadType",
     "applicable_choices",
     "apply_size",
+    "claim_choice_field",
     "design_action",
     "design_from_pod",
     "design_hints",

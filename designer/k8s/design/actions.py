@@ -4,6 +4,7 @@ sharing choice or a headroom proposal."""
 from __future__ import annotations
 
 from designer.k8s.core import Quantity, QuantityError
+from designer.k8s.design.dra import alternative_action
 from designer.k8s.design.model import ContainerDesign, Design, apply_size, preset_design
 from designer.k8s.design.planning import gpu_resource_name, headroom_proposal
 from designer.k8s.design.workload_types import workload_type
@@ -69,7 +70,8 @@ NEW_CONTAINER_NAMES = {"app": "worker", "sidecar": "sidecar", "init": "init"}
 
 def design_action(design: Design, action: str, changed: str = "") -> Design:
     """The design after a designer button (add/remove a container, apply a preset, a GPU
-    sharing choice or a headroom proposal); unknown actions change nothing."""
+    sharing choice, add/remove a DRA claim's firstAvailable alternative or apply a headroom
+    proposal); unknown actions change nothing."""
     design = design.model_copy(deep=True)
     if action.startswith("add-"):
         role = action.removeprefix("add-")
@@ -89,6 +91,8 @@ def design_action(design: Design, action: str, changed: str = "") -> Design:
             del design.containers[int(index)]
     elif action == "gpu":
         design = apply_gpu_choice(design)
+    elif (choice := alternative_action(design.gpu, action)) is not None:
+        design.gpu = choice
     elif action == "headroom":
         proposal, _problem = headroom_proposal(design.headroom, design.shm_size)
         if proposal is not None:

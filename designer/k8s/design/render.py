@@ -16,7 +16,13 @@ from designer.k8s.core import FieldError, FieldWarning, Message, Pod
 from designer.k8s.design.actions import apply_gpu_choice, design_action
 from designer.k8s.design.canonical import pod_manifest
 from designer.k8s.design.convert import design_to_pod
-from designer.k8s.design.dra import DRA_CHOICES, DraDesign, dra_design, explain_dra
+from designer.k8s.design.dra import (
+    DRA_CHOICES,
+    DraDesign,
+    container_hints,
+    dra_design,
+    explain_dra,
+)
 from designer.k8s.design.explain import explain_export
 from designer.k8s.design.export import (
     PodFacts,
@@ -29,7 +35,7 @@ from designer.k8s.design.export import (
 from designer.k8s.design.hints import FieldHint, design_hints
 from designer.k8s.design.model import Design
 from designer.k8s.design.operators import OPERATOR_KINDS, operator_problems
-from designer.k8s.design.planning import Plan, plan
+from designer.k8s.design.planning import DRA_MODE, Plan, plan
 from designer.k8s.design.report import PodReport, pod_report
 from designer.k8s.gpu import sharing_modes
 from designer.k8s.manifest import dump_yaml_all
@@ -68,6 +74,8 @@ class Rendered:
     # GPUs through Dynamic Resource Allocation: the claims, the exported templates, the
     # problems per choice field ("gpu.selectors[0]", ...). None for device-plugin modes.
     dra: DraDesign | None = None
+    # The part of ``explanation`` that is about the claims (a page shows it with them).
+    claim_explanation: tuple[Message, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -114,8 +122,12 @@ def applicable_choices(design: Design, kind: str) -> frozenset[str]:
     """The choice fields (``<group>.<field>``) that apply to a design exported as ``kind``."""
     mode = next((m for m in sharing_modes() if m.key == design.gpu.mode), None)
     fields = {f"gpu.{name}" for name in (mode.choices if mode else ())}
-    if design.gpu.mode == "dra":
+    if design.gpu.mode != DRA_MODE:
+        fields.add("gpu.mode")  # the device plugin's sharing mode; a claim replaces it
+    else:
         fields |= {f"gpu.{name}" for name in DRA_CHOICES}
+        if design.gpu.allocation_mode == "All":
+            fields.discard("gpu.count")  # every matching device: no count to give
         if design.node.source in NODE_SOURCE_CHOICES:
             fields.add("node.resource_slices")
     if design.node.source in NODE_SOURCE_CHOICES:
@@ -163,9 +175,13 @@ def render_design(
         object_errors += [ObjectProblem(i, kind, p) for i, p in errors]
         object_warnings += [ObjectProblem(i, kind, p) for i, p in warnings]
     explanation = explain_export(design.export, design.workload, facts)
+    claim_explanation: list[Message] = []
+    hints = design_hints(design)
     if dra is not None:
         pods = export_kind(kind).copies(design.export)
-        explanation = [*explanation, *explain_dra(dra, design, kind, pods)]
+        claim_explanation = explain_dra(dra, design, kind, pods)
+        explanation = [*explanation, *claim_explanation]
+        hints += [FieldHint(i, name, message) for i, name, message in container_hints(design, dra)]
     return Rendered(
         design=design,
         pod=pod,
@@ -187,7 +203,8 @@ def render_design(
             qos=report.qos,
             claim_objects=tuple(claim_objects),
         ),
-        hints=design_hints(design),
+        hints=hints,
         applicable=applicable_choices(design, kind),
         dra=dra,
+        claim_explanation=tuple(claim_explanation),
     )
