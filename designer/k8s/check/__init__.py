@@ -16,8 +16,10 @@ from designer.k8s.check.manifests import (
     check_files,
     check_text,
     check_texts,
-    pod_template_manifest,
 )
+
+# Where the designer opens a pod template (the manifest floor's, kept here for callers).
+from designer.k8s.manifest import pod_template_manifest
 
 __all__ = [
     "CheckResult",

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from designer.k8s.design.actions import (
+    DROP_ORIGIN,
     design_action,
     removable,
 )
@@ -59,6 +60,7 @@ from designer.k8s.design.export import (
     export_kind,
     export_objects,
     job_totals,
+    offered_export_kinds,
     register_export_kind,
     rollout_values,
     settings_field,
@@ -77,16 +79,28 @@ from designer.k8s.design.hints import (
 from designer.k8s.design.model import (
     GPU_RESOURCE_CHOICES,
     MAX_CONTAINERS,
+    MAX_ORIGIN_CONTEXT,
     ContainerDesign,
     Design,
     ExtraResource,
+    Origin,
     apply_size,
     preset_design,
 )
 from designer.k8s.design.operators import (
+    MODEL_FORMATS,
     OPERATOR_KINDS,
     OperatorExport,
     export_operator_object,
+    runtime_choices,
+)
+from designer.k8s.design.origin import (
+    OriginExport,
+    OriginProblem,
+    Unwritten,
+    design_from_origin,
+    export_origin,
+    origin_kind,
 )
 from designer.k8s.design.planning import (
     DRA_MODE,
@@ -101,6 +115,7 @@ from designer.k8s.design.planning import (
 from designer.k8s.design.render import (
     Rendered,
     applicable_choices,
+    origin_active,
     render_design,
 )
 from designer.k8s.design.report import (
@@ -111,7 +126,9 @@ from designer.k8s.design.report import (
 from designer.k8s.design.roundtrip import (
     Patched,
     RoundTripError,
+    applicable_object,
     patch_object,
+    pod_path,
     template_pod,
 )
 from designer.k8s.design.workload_types import (
@@ -137,6 +154,7 @@ __all__ = [
     "ContainerDesign",
     "DRA_CHOICES",
     "DRA_MODE",
+    "DROP_ORIGIN",
     "Design",
     "DesignError",
     "DraAlternative",
@@ -158,6 +176,8 @@ __all__ = [
     "MAX_CONTAINERS",
     "MAX_DRA_ALTERNATIVES",
     "MAX_DRA_SELECTORS",
+    "MAX_ORIGIN_CONTEXT",
+    "MODEL_FORMATS",
     "MSG_HPA_NO_CPU",
     "MSG_INDEXED_TOTAL_GPU",
     "MSG_ONFAILURE",
@@ -167,6 +187,9 @@ __all__ = [
     "NodeChoice",
     "OPERATOR_KINDS",
     "OperatorExport",
+    "Origin",
+    "OriginExport",
+    "OriginProblem",
     "Patched",
     "PodFacts",
     "PodReport",
@@ -179,13 +202,16 @@ __all__ = [
     "TRAITS",
     "UnknownExportKind",
     "UnknownWorkloadType",
+    "Unwritten",
     "WORKLOAD_OF_KIND",
     "WORKLOAD_TYPES",
     "WorkloadType",
     "applicable_choices",
+    "applicable_object",
     "apply_size",
     "claim_choice_field",
     "design_action",
+    "design_from_origin",
     "design_from_pod",
     "design_hints",
     "design_to_pod",
@@ -197,12 +223,17 @@ __all__ = [
     "export_kind",
     "export_objects",
     "export_operator_object",
+    "export_origin",
     "failed_report",
     "headroom_proposal",
     "job_totals",
     "memory_headroom",
+    "offered_export_kinds",
+    "origin_active",
+    "origin_kind",
     "patch_object",
     "pod_manifest",
+    "pod_path",
     "pod_report",
     "pod_yaml",
     "preset_design",
@@ -212,6 +243,7 @@ __all__ = [
     "removable",
     "render_design",
     "rollout_values",
+    "runtime_choices",
     "settings_field",
     "template_pod",
     "unregister_export_kind",

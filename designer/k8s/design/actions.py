@@ -66,6 +66,8 @@ def removable(design: Design, index: int) -> bool:
 
 
 NEW_CONTAINER_NAMES = {"app": "worker", "sidecar": "sidecar", "init": "init"}
+# Export the design as a new object instead of the object it was opened from (issue 11).
+DROP_ORIGIN = "drop-origin"
 
 
 def design_action(design: Design, action: str, changed: str = "") -> Design:
@@ -97,8 +99,14 @@ def design_action(design: Design, action: str, changed: str = "") -> Design:
         proposal, _problem = headroom_proposal(design.headroom, design.shm_size)
         if proposal is not None:
             design = apply_headroom(design, proposal.limit)
+    elif action == DROP_ORIGIN:
+        design.origin = None
     elif action == "preset":
-        if changed == "workload":
+        if changed == "workload" and design.origin is not None:
+            # Opened from an object: its containers stay; the type changes the advice and
+            # the size presets only (the origin panel says so).
+            pass
+        elif changed == "workload":
             fresh = preset_design(design.workload)
             fresh.containers += design.containers[1:]
             design = fresh

@@ -165,9 +165,18 @@ SETTINGS_FIELDS: dict[tuple[str, str], str] = {
 }
 
 
-def settings_field(obj: dict[str, Any], path: str) -> str | None:
+# The same, for a design with a HorizontalPodAutoscaler (its bounds are other fields).
+HPA_SETTINGS_FIELDS: dict[tuple[str, str], str] = {}
+
+
+def settings_field(
+    obj: dict[str, Any], path: str, settings: ExportSettings | None = None
+) -> str | None:
     """The ExportSettings field an error at ``path`` of ``obj`` comes from, if any."""
-    return SETTINGS_FIELDS.get((str(obj.get("kind")), path))
+    key = (str(obj.get("kind")), path)
+    if settings is not None and settings.hpa and key in HPA_SETTINGS_FIELDS:
+        return HPA_SETTINGS_FIELDS[key]
+    return SETTINGS_FIELDS.get(key)
 
 
 def effective_kind(settings: ExportSettings, workload: str) -> str:
@@ -732,6 +741,14 @@ def export_kind(kind_id: str) -> ExportKind:
             gettext_noop("unknown export kind %(kind)s; choose one of %(known)s"),
             {"kind": repr(kind_id), "known": ", ".join(EXPORT_KINDS)},
         ) from None
+
+
+def offered_export_kinds(workload: str) -> tuple[list[ExportKind], list[ExportKind]]:
+    """The export kinds a workload type offers first (its record's ``export_kinds`` that
+    the table has, in that order), and the others, in the table's order."""
+    first = [EXPORT_KINDS[k] for k in workload_type(workload).export_kinds if k in EXPORT_KINDS]
+    ids = {k.id for k in first}
+    return first, [k for k in EXPORT_KINDS.values() if k.id not in ids]
 
 
 def register_export_kind(record: ExportKind) -> None:

@@ -54,6 +54,30 @@ class ContainerDesign(BaseModel):
     base: dict[str, Any] | None = None
 
 
+# The most other documents an origin may bring along (a TrainJob's runtime is one).
+MAX_ORIGIN_CONTEXT = 8
+
+
+class Origin(BaseModel):
+    """The object a design was opened from (Analyze's "Open in designer", or ``origin`` in
+    ``POST /api/v1/render``): the design edits the pod template at ``template`` of
+    ``object`` (``path``: the item of a List), and the export is that object with only the
+    container resources the design changes written back (design/roundtrip.py).
+    ``context``: other documents of the input the template needs (a TrainJob's runtime).
+
+    ``id`` is where the site keeps its copy: the designer's address and form carry the id,
+    not the object, and the site fills ``object`` in before rendering. The engine does not
+    read it; an origin without ``object`` exports as a plain design."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    object: dict[str, Any] | None = None
+    template: str = ""
+    path: str = ""
+    context: list[dict[str, Any]] = Field(default_factory=list, max_length=MAX_ORIGIN_CONTEXT)
+    id: str = Field(default="", max_length=64)
+
+
 class Design(BaseModel):
     """The whole design; the single source of truth for form, link, API and YAML."""
 
@@ -80,6 +104,8 @@ class Design(BaseModel):
     export: ExportSettings = Field(default_factory=ExportSettings)
     # The original manifest (without its containers) when the design started from one.
     base: dict[str, Any] | None = None
+    # The object the design was opened from; its export is that object (see Origin).
+    origin: Origin | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -87,6 +113,9 @@ class Design(BaseModel):
         """A design given without containers (``{"workload": "inference"}`` to the API) takes
         that workload type's preset for every field it omits."""
         if not isinstance(data, dict) or "containers" in data:
+            return data
+        if isinstance(data.get("origin"), dict) and data["origin"].get("object") is not None:
+            # The origin's template is the design (render_design starts from it).
             return data
         workload = data.get("workload", "training")
         if not isinstance(workload, str) or workload not in WORKLOAD_TYPES:

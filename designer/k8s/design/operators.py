@@ -37,6 +37,8 @@ from designer.k8s.core import Message, Quantity, gettext_noop
 from designer.k8s.design.crd_schema import validate_custom_resource
 from designer.k8s.design.explain import EXPLAINERS
 from designer.k8s.design.export import (
+    HPA_SETTINGS_FIELDS,
+    SETTINGS_FIELDS,
     ExportKind,
     ExportSettings,
     PodFacts,
@@ -644,6 +646,77 @@ def export_operator_object(facts: PodFacts, settings: ExportSettings, kind: str)
 for _kind in BUILDERS:
     register_export_kind(_record(_kind))
     EXPLAINERS[_kind] = _explain(_kind)
+
+# Where a problem of an exported operator object comes from in the settings (the page shows
+# it beside that field; see export.settings_field).
+SETTINGS_FIELDS.update(
+    {
+        ("PyTorchJob", "spec.pytorchReplicaSpecs.Worker.replicas"): "workers",
+        ("PyTorchJob", "spec.runPolicy.backoffLimit"): "backoff_limit",
+        ("PyTorchJob", "spec.runPolicy.ttlSecondsAfterFinished"): "ttl_seconds_after_finished",
+        ("PyTorchJob", "spec.runPolicy.activeDeadlineSeconds"): "active_deadline_seconds",
+        ("TrainJob", "spec.runtimeRef"): "runtime",
+        ("TrainJob", "spec.runtimeRef.name"): "runtime",
+        ("TrainJob", "spec.trainer.numNodes"): "workers",
+        ("JobSet", "spec.failurePolicy.maxRestarts"): "backoff_limit",
+        ("JobSet", "spec.ttlSecondsAfterFinished"): "ttl_seconds_after_finished",
+        ("JobSet", "spec.replicatedJobs[0].template.spec.completions"): "workers",
+        ("JobSet", "spec.replicatedJobs[0].template.spec.parallelism"): "workers",
+        ("LeaderWorkerSet", "spec.replicas"): "replicas",
+        ("LeaderWorkerSet", "spec.leaderWorkerTemplate.size"): "workers",
+        ("RayCluster", "spec.workerGroupSpecs[0].replicas"): "workers",
+        ("RayCluster", "spec.workerGroupSpecs[0].minReplicas"): "workers",
+        ("RayCluster", "spec.workerGroupSpecs[0].maxReplicas"): "workers",
+        ("InferenceService", "spec.predictor.minReplicas"): "replicas",
+        ("InferenceService", "spec.predictor.maxReplicas"): "replicas",
+        ("InferenceService", "spec.predictor.model.modelFormat"): "model_format",
+        ("InferenceService", "spec.predictor.model.modelFormat.name"): "model_format",
+        ("InferenceService", "spec.predictor.model.storageUri"): "storage_uri",
+    }
+)
+# With an autoscaler, the InferenceService's replica bounds are the HPA fields.
+HPA_SETTINGS_FIELDS.update(
+    {
+        ("InferenceService", "spec.predictor.minReplicas"): "hpa_min",
+        ("InferenceService", "spec.predictor.maxReplicas"): "hpa_max",
+    }
+)
+
+# The model formats KServe's predictor names as its own framework fields (v1beta1
+# PredictorSpec: sklearn, xgboost, tensorflow, pytorch, triton, onnx, huggingface, pmml,
+# lightgbm, paddle; research/operators/kinds.md): offered as suggestions, any name a
+# ServingRuntime supports may be typed.
+MODEL_FORMATS: tuple[str, ...] = (
+    "huggingface",
+    "pytorch",
+    "tensorflow",
+    "onnx",
+    "triton",
+    "sklearn",
+    "xgboost",
+    "lightgbm",
+    "pmml",
+    "paddle",
+)
+
+
+def runtime_choices() -> list[str]:
+    """The ClusterTrainingRuntimes Kubeflow Trainer installs (the TrainJob's runtime)."""
+    return sorted(builtin_runtimes())
+
+
+def setting_hints(kind: str, settings: ExportSettings) -> dict[str, Message]:
+    """What the page says beside an operator kind's settings (ExportSettings field ->
+    message): a runtime the engine does not know, an InferenceService without a model."""
+    hints: dict[str, Message] = {}
+    if kind == "TrainJob":
+        runtime = settings.runtime.strip() or "torch-distributed"
+        if _runtime_trainer_job(runtime) is None:
+            hints["runtime"] = Message(MSG_TRAINJOB_UNKNOWN_RUNTIME, {"runtime": runtime})
+    if kind == "InferenceService" and not settings.storage_uri.strip():
+        hints["storage_uri"] = Message(MSG_NO_STORAGE, {})
+    return hints
+
 
 # The workload type an analyzed template of these kinds opens as in the designer.
 OPENS_AS = {

@@ -8,14 +8,14 @@ the same bytes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from designer.k8s.apiserver import ClusterVersion, validate_objects
-from designer.k8s.core import FieldError, FieldWarning, Message, Pod
+from designer.k8s.core import FieldError, FieldWarning, Message, Pod, Quantity, format_resources
 from designer.k8s.design.actions import apply_gpu_choice, design_action
 from designer.k8s.design.canonical import pod_manifest
-from designer.k8s.design.convert import design_to_pod
+from designer.k8s.design.convert import DesignError, design_to_pod
 from designer.k8s.design.dra import (
     DRA_CHOICES,
     DraDesign,
@@ -34,9 +34,16 @@ from designer.k8s.design.export import (
 )
 from designer.k8s.design.hints import FieldHint, design_hints
 from designer.k8s.design.model import Design
-from designer.k8s.design.operators import OPERATOR_KINDS, operator_problems
+from designer.k8s.design.operators import OPERATOR_KINDS, operator_problems, setting_hints
+from designer.k8s.design.origin import (
+    MSG_ORIGIN_PODS,
+    OriginExport,
+    export_origin,
+    origin_design,
+)
 from designer.k8s.design.planning import DRA_MODE, Plan, plan
 from designer.k8s.design.report import PodReport, pod_report
+from designer.k8s.design.roundtrip import RoundTripError, pod_path
 from designer.k8s.gpu import sharing_modes
 from designer.k8s.manifest import dump_yaml_all
 from designer.k8s.operators import Finding
@@ -49,6 +56,9 @@ class ObjectProblem:
     index: int  # position in ``objects``
     kind: str
     problem: FieldError | FieldWarning | Finding
+    # The field of the designed pod the problem is about, when it is inside a pod template
+    # the design makes (an operator's rule on a container, a CRD refusal of a quantity).
+    pod_field: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {"object": self.index, "kind": self.kind, **self.problem.as_dict()}
@@ -76,6 +86,12 @@ class Rendered:
     dra: DraDesign | None = None
     # The part of ``explanation`` that is about the claims (a page shows it with them).
     claim_explanation: tuple[Message, ...] = ()
+    # A design opened from an object (Design.origin): the export is that object, patched.
+    origin: OriginExport | None = None
+    # Errors the object it was opened from already had: shown, not blocking.
+    inherited_errors: list[ObjectProblem] = field(default_factory=list)
+    # What to say beside an export setting (ExportSettings field -> message).
+    setting_hints: dict[str, Message] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -95,6 +111,7 @@ class Rendered:
             "totals": self.totals,
             "claims": [c.as_dict() for c in self.dra.claims] if self.dra else [],
             "explanation": [line.text for line in self.explanation],
+            "origin": self.origin.as_dict() if self.origin else None,
         }
 
 
@@ -118,6 +135,11 @@ NODE_COMMON_CHOICES = ("max_pods", "ds_cpu", "ds_memory")
 HPA_SETTINGS = ("hpa_min", "hpa_max", "hpa_cpu_utilization", "hpa_gpu_metric")
 
 
+def origin_active(design: Design) -> bool:
+    """Whether the design exports the object it was opened from."""
+    return design.origin is not None and design.origin.object is not None
+
+
 def applicable_choices(design: Design, kind: str) -> frozenset[str]:
     """The choice fields (``<group>.<field>``) that apply to a design exported as ``kind``."""
     mode = next((m for m in sharing_modes() if m.key == design.gpu.mode), None)
@@ -133,7 +155,8 @@ def applicable_choices(design: Design, kind: str) -> frozenset[str]:
     if design.node.source in NODE_SOURCE_CHOICES:
         names = (*NODE_SOURCE_CHOICES[design.node.source], *NODE_COMMON_CHOICES)
         fields |= {f"node.{name}" for name in names}
-    settings = export_kind(kind).settings
+    # The object a design came from is exported as it is: no export setting applies.
+    settings = () if origin_active(design) else export_kind(kind).settings
     if not design.export.hpa:
         settings = tuple(name for name in settings if name not in HPA_SETTINGS)
     fields |= {f"export.{name}" for name in settings}
@@ -151,6 +174,12 @@ def render_design(
     preset, ...) when one is given; raises DesignError when its kept manifest fields cannot
     form a Pod. ``version`` answers for that Kubernetes release (None: the newest the
     engine models)."""
+    if origin_active(design) and not design.containers:
+        # A design given as its origin alone (the API): the origin's template.
+        try:
+            design = origin_design(design)
+        except RoundTripError as exc:
+            raise DesignError(exc.message.template, exc.message.params) from exc
     if action:
         design = design_action(design, action, changed)
     if design.gpu.mode != "whole":
@@ -162,26 +191,67 @@ def render_design(
     report = pod_report(pod, workload=design.workload, claim_gpus=devices, version=version)
     facts = PodFacts(pod_manifest(pod), report.defaulted, report.requests, devices)
     kind = effective_kind(design.export, design.workload)
-    # A DRA claim's ResourceClaimTemplate (or ResourceClaim) goes first, in the same file.
-    claim_objects = list(dra.objects) if dra else []
-    objects = claim_objects + export_objects(facts, design.export, design.workload)
-    wrapped = kind != "Pod"
-    checked = objects if wrapped else claim_objects
-    object_errors = _own(objects, validate_objects(checked))
-    object_warnings = _own(objects, warn_objects(objects)) if wrapped else []
-    if kind in OPERATOR_KINDS:
-        # An ML operator's object: its CRD schema and its operator's own rules check it.
-        errors, warnings = operator_problems(objects)
-        object_errors += [ObjectProblem(i, kind, p) for i, p in errors]
-        object_warnings += [ObjectProblem(i, kind, p) for i, p in warnings]
-    explanation = explain_export(design.export, design.workload, facts)
-    claim_explanation: list[Message] = []
-    hints = design_hints(design)
-    if dra is not None:
-        pods = export_kind(kind).copies(design.export)
-        claim_explanation = explain_dra(dra, design, kind, pods)
-        explanation = [*explanation, *claim_explanation]
-        hints += [FieldHint(i, name, message) for i, name, message in container_hints(design, dra)]
+    origin: OriginExport | None = None
+    inherited: list[ObjectProblem] = []
+    hints_for_settings: dict[str, Message] = {}
+    if origin_active(design):
+        # ==== issue 11: the object the design was opened from, with its resources patched
+        assert design.origin is not None
+        try:
+            origin = export_origin(design.origin, pod, design)
+        except RoundTripError as exc:
+            raise DesignError(exc.message.template, exc.message.params) from exc
+        kind = origin.kind
+        objects = [origin.document]
+        object_errors = []
+        for p in origin.errors:
+            (inherited if p.inherited else object_errors).append(
+                ObjectProblem(0, kind, p.problem, p.pod_field)
+            )
+        object_warnings = [ObjectProblem(0, kind, p.problem, p.pod_field) for p in origin.warnings]
+        explanation = list(origin.explanation)
+        pods = origin.replicas if origin.replicas is not None else 1
+        totals = _times(report.requests, pods)
+        if origin.replicas is not None and origin.replicas > 1 and totals:
+            text = ", ".join(f"{k} {v}" for k, v in totals.items())
+            source = origin.replicas_source or "replicas"
+            explanation.append(
+                Message(MSG_ORIGIN_PODS, {"pods": pods, "source": source, "totals": text})
+            )
+        claim_explanation: list[Message] = []
+        hints = design_hints(design)
+        dra = None  # a claim is not written back (origin.unwritten says so)
+        # ==== end of issue 11
+    else:
+        # A DRA claim's ResourceClaimTemplate (or ResourceClaim) goes first, in the same file.
+        claim_objects = list(dra.objects) if dra else []
+        objects = claim_objects + export_objects(facts, design.export, design.workload)
+        wrapped = kind != "Pod"
+        checked = objects if wrapped else claim_objects
+        object_errors = _own(objects, validate_objects(checked))
+        object_warnings = _own(objects, warn_objects(objects)) if wrapped else []
+        if kind in OPERATOR_KINDS:
+            # An ML operator's object: its CRD schema and its operator's own rules check it,
+            # each problem beside the pod field it is about when there is one.
+            errors, warnings = operator_problems(objects)
+            object_errors += [
+                ObjectProblem(i, kind, p, pod_path(objects[i], p.field)) for i, p in errors
+            ]
+            object_warnings += [
+                ObjectProblem(i, kind, p, pod_path(objects[i], p.field)) for i, p in warnings
+            ]
+            hints_for_settings = setting_hints(kind, design.export)
+        explanation = explain_export(design.export, design.workload, facts)
+        claim_explanation = []
+        hints = design_hints(design)
+        if dra is not None:
+            pods = export_kind(kind).copies(design.export)
+            claim_explanation = explain_dra(dra, design, kind, pods)
+            explanation = [*explanation, *claim_explanation]
+            hints += [
+                FieldHint(i, name, message) for i, name, message in container_hints(design, dra)
+            ]
+        totals = job_totals(facts, design.export, design.workload)
     return Rendered(
         design=design,
         pod=pod,
@@ -191,7 +261,7 @@ def render_design(
         object_errors=object_errors,
         object_warnings=object_warnings,
         explanation=explanation,
-        totals=job_totals(facts, design.export, design.workload),
+        totals=totals,
         yaml=dump_yaml_all(objects),
         plan=plan(
             pod,
@@ -201,10 +271,24 @@ def render_design(
             design.shm_size,
             defaulted=report.defaulted,
             qos=report.qos,
-            claim_objects=tuple(claim_objects),
+            claim_objects=tuple(dra.objects) if dra else (),
         ),
         hints=hints,
         applicable=applicable_choices(design, kind),
         dra=dra,
         claim_explanation=tuple(claim_explanation),
+        origin=origin,
+        inherited_errors=inherited,
+        setting_hints=hints_for_settings,
     )
+
+
+def _times(requests: dict[str, Quantity], pods: int) -> dict[str, str]:
+    """Effective requests of one pod x ``pods``, canonical."""
+    totals: dict[str, Quantity] = {}
+    for name, q in requests.items():
+        try:
+            totals[name] = Quantity.from_fraction(q.as_fraction() * pods, q.format)
+        except (ValueError, OverflowError):
+            continue
+    return format_resources(totals)

@@ -13,8 +13,15 @@ pod)`` writes the edited pod's container resources back where the object keeps t
   .resources``.
 
 Containers are matched by name. A value that is the same quantity as before keeps its
-original spelling (``0.5`` stays ``0.5`` when the designer says ``500m``), so the diff shows
-only what the user changed.
+original spelling (``"0.5"`` stays ``"0.5"`` when the designer says ``500m``), so the diff
+shows only what the user changed; a YAML float (``cpu: 0.1``) is the exception: the
+operators' CRD schemas refuse it (int-or-string), so a rewritten container gets the
+designer's spelling.
+
+``object_path(w, pod_path)`` and ``pod_path(document, object_path)`` translate between the
+paths of the pod the designer edits (``spec.containers[0].resources.limits[cpu]``) and the
+object's (``spec.predictor.model.resources.limits.cpu``), so a problem the object has is
+shown beside the form field it is about.
 """
 
 from __future__ import annotations
@@ -27,7 +34,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from designer.k8s.core import Message, MessageError, Quantity, QuantityError, gettext_noop
-from designer.k8s.manifest import Document, Workload, dump_yaml, find_workloads, runtime_index
+from designer.k8s.manifest import (
+    SERVER_METADATA,
+    Document,
+    Workload,
+    dump_yaml,
+    find_workloads,
+    pod_template_manifest,
+    runtime_index,
+)
 
 MSG_NO_TEMPLATE = gettext_noop("The object has no pod template at %(template)s.")
 MSG_UNREADABLE = gettext_noop("The object cannot be read: %(reason)s")
@@ -74,20 +89,16 @@ def template_pod(
 ) -> dict[str, Any]:
     """The pod the designer opens for the template at ``template`` of ``document``: its
     metadata and spec (a KServe inline container as the first container, a TrainJob as the
-    runtime's pod with spec.trainer applied), named after its object. ``context``: the other
-    documents of the input (where a TrainJob's runtime may be)."""
-    w = _workload(document, template, path, context)
-    metadata = copy.deepcopy(w.pod_metadata) if isinstance(w.pod_metadata, dict) else {}
-    if w.kind != "Pod":
-        if w.name and not metadata.get("name"):
-            metadata["name"] = w.name
-        if w.namespace and not metadata.get("namespace"):
-            metadata["namespace"] = w.namespace
-    spec = copy.deepcopy(w.pod_spec) if isinstance(w.pod_spec, dict) else {}
-    injected = set(w.facts.get("injected") or ())
-    if injected and isinstance(spec.get("containers"), list):
-        spec["containers"] = [c for i, c in enumerate(spec["containers"]) if i not in injected]
-    return {"apiVersion": "v1", "kind": "Pod", "metadata": metadata, "spec": spec}
+    runtime's pod with spec.trainer applied), named after its object, as Analyze opens it
+    (``manifest.pod_template_manifest``). ``context``: the other documents of the input
+    (where a TrainJob's runtime may be)."""
+    opened = pod_template_manifest(_workload(document, template, path, context))
+    return {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": copy.deepcopy(opened["metadata"]),
+        "spec": copy.deepcopy(opened["spec"]) if isinstance(opened["spec"], dict) else {},
+    }
 
 
 _PART = re.compile(r"([^.\[]+)|\[(\d+)\]")
@@ -121,7 +132,9 @@ def _merged(old: Any, new: Any) -> Any:
         before = old.get(part) if isinstance(old.get(part), dict) else {}
         if isinstance(values, dict):
             out[part] = {
-                k: before[k] if k in before and _same(before[k], v) else str(v)
+                k: before[k]
+                if k in before and not isinstance(before[k], float) and _same(before[k], v)
+                else str(v)
                 for k, v in values.items()
             }
         else:
@@ -246,3 +259,116 @@ def _write(obj: Any, path: str, value: Any) -> None:
             node.pop(last, None)  # type: ignore[arg-type]
         return
     node[last] = value
+
+
+# --- paths: the pod the designer edits <-> the object ------------------------------------
+
+_RESOURCE_KEY = re.compile(r"(\.resources\.(?:requests|limits))\.([^\[\]]+)$")
+
+
+def _rest(path: str, prefix: str) -> str | None:
+    """``path`` after ``prefix`` ("" for the prefix itself), or None when it is not under it."""
+    if path == prefix:
+        return ""
+    if prefix and path.startswith(prefix) and path[len(prefix)] in ".[":
+        return path[len(prefix) :]
+    return None
+
+
+def object_path(w: Workload, pod_field: str) -> str:
+    """Where a field of the pod the designer opened (``spec.restartPolicy``,
+    ``spec.containers[0].image``) is written in the workload's object."""
+    if (rest := _rest(pod_field, "metadata")) is not None:
+        if w.template and rest in (".name", ".namespace"):
+            # A template's pod is named after its object (template_pod).
+            return "metadata" + rest
+        return _written_metadata(w) + rest
+    rest = _rest(pod_field, "spec")
+    if rest is None:
+        return pod_field
+    assembled = w.pod_spec_path + rest
+    for source, target in sorted(w.path_map, key=lambda m: len(m[0]), reverse=True):
+        tail = _rest(assembled, source)
+        if tail is not None:
+            return target + tail
+    return assembled
+
+
+def _written_metadata(w: Workload) -> str:
+    """Where the template's metadata is written (its errors are reported elsewhere: Go's
+    ValidatePodTemplateSpec says ``<template>.labels``)."""
+    if w.pod_spec_path == "spec" or w.pod_spec_path.endswith(".spec"):
+        return w.pod_spec_path.removesuffix("spec") + "metadata"
+    return "metadata"
+
+
+def workload_of(
+    document: Any, template: str, path: str = "", context: Sequence[Any] = ()
+) -> Workload:
+    """The workload of the template at ``template`` (``path``: the List item); raises
+    RoundTripError when there is none."""
+    return _workload(document, template, path, context)
+
+
+def pod_path(
+    document: Any,
+    path_in_object: str,
+    template: str | None = None,
+    context: Sequence[Any] = (),
+) -> str | None:
+    """The field of the designer's pod that ``path_in_object`` (a problem's field in the
+    object) is about, in the API server's spelling (``...resources.limits[cpu]``); None
+    when it is outside every pod template (or outside ``template``, when given)."""
+    try:
+        runtimes = runtime_index(
+            [Document(i, 1, d, None) for i, d in enumerate([document, *context])]
+        )
+        workloads, _errors = find_workloads([Document(0, 1, document, None)], runtimes)
+    except (ValueError, TypeError, KeyError, AttributeError):  # hostile shapes: no place
+        return None
+    for w in workloads:
+        if template is not None and w.template != template:
+            continue
+        found = _pod_path(w, path_in_object)
+        if found is not None:
+            return _RESOURCE_KEY.sub(r"\1[\2]", found)
+    return None
+
+
+def _pod_path(w: Workload, path: str) -> str | None:
+    # Written where the operator keeps it (KServe's inline container, resourcesPerNode):
+    # back to the assembled pod's path first.
+    for source, target in sorted(w.path_map, key=lambda m: len(m[1]), reverse=True):
+        tail = _rest(path, target)
+        if tail is not None:
+            path = source + tail
+            break
+    if (rest := _rest(path, w.pod_spec_path)) is not None:
+        return "spec" + rest
+    for where in (_written_metadata(w), w.metadata_path):
+        if where and (rest := _rest(path, where)) is not None:
+            return "metadata" + rest
+    return None
+
+
+# --- what an exported object may not carry -------------------------------------------------
+
+# Fields the API server writes and an applied manifest must not carry (kubectl get -o yaml
+# prints them): a resourceVersion makes apply a conflicting update, managedFields is refused.
+SERVER_WRITTEN = ("status",)
+
+
+def applicable_object(document: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """``document`` without what the API server writes (status, metadata.managedFields,
+    uid, resourceVersion ...), and the paths left out."""
+    out = copy.deepcopy(document)
+    dropped = [k for k in SERVER_WRITTEN if k in out]
+    for k in dropped:
+        out.pop(k)
+    metadata = out.get("metadata")
+    if isinstance(metadata, dict):
+        for k in SERVER_METADATA:
+            if k in metadata:
+                metadata.pop(k)
+                dropped.append(f"metadata.{k}")
+    return out, dropped

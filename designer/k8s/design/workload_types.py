@@ -52,6 +52,9 @@ class WorkloadType:
     rationale: tuple[str, ...]  # "why these defaults", each marked with gettext_noop
     presets: dict[str, Size] = field(default_factory=dict)
     default_size: str = "M"
+    # Export kinds (ids of EXPORT_KINDS) the designer offers first for this type, in order;
+    # the others follow in the table's order.
+    export_kinds: tuple[str, ...] = ()
     source: str = "starting points of this product, not measurements"
 
     def __post_init__(self) -> None:
@@ -112,6 +115,9 @@ WORKLOAD_TYPES: dict[str, WorkloadType] = {
             restart_policy="Never",
             default_export_kind="IndexedJob",
             default_name="trainer-worker",
+            # What multi-node training runs as: the Kubeflow operators, JobSet, plain
+            # Indexed Jobs, Ray.
+            export_kinds=("PyTorchJob", "TrainJob", "JobSet", "IndexedJob", "RayCluster"),
             traits=frozenset({"evicting-loses-work", "data-loading", "shared-memory"}),
             rationale=(
                 gettext_noop(
@@ -145,6 +151,8 @@ WORKLOAD_TYPES: dict[str, WorkloadType] = {
             restart_policy="Always",
             default_export_kind="Deployment",
             default_name="inference",
+            # Model serving (KServe) and multi-node inference (LeaderWorkerSet) first.
+            export_kinds=("InferenceService", "LeaderWorkerSet", "Deployment"),
             traits=frozenset({"latency-sensitive"}),
             rationale=(
                 gettext_noop(

@@ -119,6 +119,10 @@ from designer.k8s.manifest.reader import (
     iter_documents,
     read_documents,
 )
+from designer.k8s.manifest.templates import (
+    SERVER_METADATA,
+    pod_template_manifest,
+)
 from designer.k8s.manifest.trainer import (
     TRAINJOB_RECORD,
     RuntimeIndex,
@@ -141,6 +145,7 @@ __all__ = [
     "RAY_AUTOSCALER_RESOURCES",
     "Replicas",
     "RuntimeIndex",
+    "SERVER_METADATA",
     "TRAINJOB_RECORD",
     "add_runtimes",
     "builtin_runtimes",
@@ -164,5 +169,6 @@ __all__ = [
     "go_json_loads",
     "iter_documents",
     "load",
+    "pod_template_manifest",
     "read_documents",
 ]
