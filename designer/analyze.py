@@ -6,8 +6,12 @@ Views parse the request, make one engine call (``check_files``) and render. The 
 database table (``designer.store.AnalysisStore``) under a random id, so the results
 address ``/analyze/r/<id>`` can be filtered, paged and reloaded without sending 20 MB again,
 on any replica.
-"Open in designer" does not depend on that store: each row's button posts its own pod
-template (``encode_blob``), so it keeps working after the analysis has expired.
+"Open in designer" posts the analysis and the row: the analysis keeps, per row, what
+rebuilds the object the template came from (the object, its List path, the template path,
+and a TrainJob's runtime when the input has it; each object once, see ``ORIGIN_KINDS``), so
+the designer exports that same object (design.origin). The button also posts the row's pod
+template (``encode_blob``): after the analysis has expired, the template still opens, as a
+plain design, and the designer says why.
 """
 
 from __future__ import annotations
@@ -46,12 +50,19 @@ from designer.k8s.check import (
     pod_template_manifest,
 )
 from designer.k8s.core import Message, Pod, name_is_dns_label
-from designer.k8s.design import design_from_pod, workload_of_kind
+from designer.k8s.design import (
+    MAX_ORIGIN_CONTEXT,
+    Origin,
+    RoundTripError,
+    design_from_origin,
+    design_from_pod,
+    workload_of_kind,
+)
 from designer.k8s.gpu import requested_gpus
 from designer.k8s.manifest import MAX_INPUT_BYTES
 from designer.limits import workload_budget
 from designer.models import SharedDesign
-from designer.store import AnalysisStore, AnalysisTooLarge
+from designer.store import AnalysisStore, AnalysisTooLarge, OriginStore, OriginTooLarge, dumps_json
 
 log = logging.getLogger("designer.analyze")
 
@@ -117,6 +128,56 @@ def _admission_row(checked: CheckedObject) -> dict[str, Any] | None:
     }
 
 
+# Kinds whose template opens as the object it came from: every kind but a bare Pod (the
+# design is the pod; exported as a Pod it loses nothing).
+def _keeps_origin(checked: CheckedObject) -> bool:
+    return checked.workload.kind != "Pod" and checked.report.pod is not None
+
+
+# One object kept for Open in designer may take this much JSON; a larger one opens as its
+# pod template only (the analysis says so).
+MAX_ORIGIN_OBJECT_BYTES = 512 * 1024
+
+
+class _Objects:
+    """The objects an analysis keeps, each once (a PyTorchJob's Master and Worker share
+    theirs), by (document, List path)."""
+
+    def __init__(self) -> None:
+        self.items: list[Any] = []
+        self.index: dict[tuple[Any, ...], int] = {}
+        self.too_large = 0
+
+    def add(self, key: tuple[Any, ...], obj: Any) -> int | None:
+        if key in self.index:
+            return self.index[key]
+        if not isinstance(obj, dict) or len(dumps_json(obj)) > MAX_ORIGIN_OBJECT_BYTES:
+            self.too_large += 1
+            self.index[key] = -1
+            return None
+        self.index[key] = len(self.items)
+        self.items.append(obj)
+        return self.index[key]
+
+
+def _origin_row(checked: CheckedObject, objects: _Objects) -> dict[str, Any] | None:
+    """What rebuilds the object a row's template came from: indexes into the analysis's
+    ``objects``, the template path and the object's List path."""
+    w = checked.workload
+    found = objects.add((checked.file, w.document, w.path), w.obj)
+    if found is None or found < 0:
+        return None
+    context = []
+    runtime = w.facts.get("runtime") or {}
+    runtime_object = w.facts.get("runtime_object")
+    if runtime_object is not None and "builtin" not in runtime:
+        key = ("runtime", runtime.get("kind"), runtime.get("name"), runtime.get("document"))
+        at = objects.add(key, runtime_object)
+        if at is not None and at >= 0:
+            context.append(at)
+    return {"object": found, "context": context[:MAX_ORIGIN_CONTEXT], "template": w.template}
+
+
 def analysis_from_check(
     source: str,
     objects: list[CheckedObject],
@@ -125,11 +186,15 @@ def analysis_from_check(
     policies: list[PolicyReport] | None = None,
     kubernetes_version: str = DEFAULT_VERSION,
     namespace: str | None = None,
+    *,
+    keep_objects: bool = True,
 ) -> dict[str, Any]:
     """What the store keeps: one row per pod template, the objects without one, the
     documents that were not read, and the namespace policies found, for the Kubernetes
-    version the analysis answers for."""
+    version the analysis answers for; with ``keep_objects``, the objects the templates
+    came from (each once), for Open in designer."""
     rows = []
+    kept = _Objects()
     for checked in objects:
         data = checked.as_dict()
         requests = data["effectiveRequests"]
@@ -171,6 +236,10 @@ def analysis_from_check(
                 if checked.report.qos and not checked.workload.path_map
                 else [],
                 "template_manifest": _template(checked),
+                # issue 11: what rebuilds the object (None: a Pod, or objects not kept).
+                "origin": _origin_row(checked, kept)
+                if keep_objects and _keeps_origin(checked)
+                else None,
                 "admission": _admission_row(checked),
                 "version_notes": [
                     {
@@ -184,9 +253,13 @@ def analysis_from_check(
         )
     unreadable = [{"document": e.document, "message": e.message} for e in errors]
     return {
-        "version": 2,
+        "version": 3,
         "source": source,
         "rows": rows,
+        "objects": kept.items,
+        # Objects that were not kept (too large; or all, when the analysis was too large
+        # with them): their rows open as pod templates only.
+        "objects_not_kept": kept.too_large if keep_objects else -1,
         "skipped": list(skipped or []),
         "unreadable": unreadable,
         "kubernetes_version": kubernetes_version,
@@ -377,7 +450,7 @@ def _note_text(note: dict[str, Any]) -> str:
     return translate(message) if message else str(note.get("text", ""))
 
 
-def _row_view(index: int, row: dict[str, Any]) -> dict[str, Any]:
+def _row_view(index: int, row: dict[str, Any], objects: list[Any] | None = None) -> dict[str, Any]:
     template = row.get("template_manifest") if "template_manifest" in row else row.get("template")
     template_path = row.get("template") if "template_manifest" in row else None
     return {
@@ -398,6 +471,8 @@ def _row_view(index: int, row: dict[str, Any]) -> dict[str, Any]:
         "qos_css": (row["qos"] or UNKNOWN_QOS).lower(),
         "is_template": row["kind"] != "Pod",
         "open_blob": encode_blob(template) if template else "",
+        # Open in designer exports the object itself (issue 11).
+        "opens_object": bool(row.get("origin")) and bool(objects),
     }
 
 
@@ -419,7 +494,8 @@ def results_context(analysis_id: str, analysis: dict[str, Any], filters: Filters
     pages = max(1, math.ceil(len(matching) / PAGE_SIZE))
     page = min(filters.page, pages)
     start = (page - 1) * PAGE_SIZE
-    shown = [_row_view(i, r) for i, r in matching[start : start + PAGE_SIZE]]
+    objects = analysis.get("objects") or []
+    shown = [_row_view(i, r, objects) for i, r in matching[start : start + PAGE_SIZE]]
     totals = summary(rows)
     base = reverse("analysis", args=[analysis_id])
     return {
@@ -443,6 +519,8 @@ def results_context(analysis_id: str, analysis: dict[str, Any], filters: Filters
         "qos_choices": [(q, QOS_LABELS[q]) for q in (*QOS_CLASSES, UNKNOWN_QOS)],
         "no_namespace": NO_NAMESPACE,
         "any_template": any(r["kind"] != "Pod" for r in rows),
+        "any_origin": any(r.get("origin") for r in rows),
+        "objects_not_kept": analysis.get("objects_not_kept", 0),
         "kubernetes_version": analysis.get("kubernetes_version", DEFAULT_VERSION),
         "default_namespace": analysis.get("namespace", DEFAULT_NAMESPACE),
         "policies": analysis.get("policies", []),
@@ -611,18 +689,31 @@ def _analyze_post(request: HttpRequest) -> HttpResponse:
         message = _("The input cannot be read: %(reason)s.") % {"reason": whole_input[0].message}
         return _form_error(request, form if not upload else AnalyzeForm(), message, 400)
 
-    analysis = analysis_from_check(
-        source,
-        objects,
-        errors,
-        result.skipped,
-        result.policies,
-        result.kubernetes_version,
-        namespace,
-    )
-    analysis["source_kind"] = source_kind
+    def analysis_of(keep_objects: bool) -> dict[str, Any]:
+        analysis = analysis_from_check(
+            source,
+            objects,
+            errors,
+            result.skipped,
+            result.policies,
+            result.kubernetes_version,
+            namespace,
+            keep_objects=keep_objects,
+        )
+        analysis["source_kind"] = source_kind
+        return analysis
+
+    analysis = analysis_of(keep_objects=True)
     try:
-        analysis_id = AnalysisStore.default().save(analysis)
+        try:
+            analysis_id = AnalysisStore.default().save(analysis)
+        except AnalysisTooLarge:
+            if not analysis["objects"]:
+                raise
+            # Without the objects the templates came from (Open in designer then opens
+            # the pod template only, and the page says so).
+            analysis = analysis_of(keep_objects=False)
+            analysis_id = AnalysisStore.default().save(analysis)
     except AnalysisTooLarge as exc:
         message = _(
             "This analysis is %(size)s compressed, more than the %(limit)s one analysis may "
@@ -681,27 +772,82 @@ def pod_from_template(template: dict[str, Any]) -> Pod:
         raise ValueError(str(exc)) from exc
 
 
+# The reason an origin could not come along, carried as the design's origin id (the
+# designer says it: designer.origins.ORIGIN_MARKS); a stored origin's id is 20 hex digits.
+ORIGIN_EXPIRED = "analysis-expired"
+ORIGIN_TOO_LARGE = "too-large"
+ORIGIN_UNSAVED = "not-saved"
+
+
+def _design_from_row(analysis_id: str, row: str) -> tuple[Any, str]:
+    """(the design of an analysis row's object, "") when the analysis keeps the object;
+    (None, why) when it should but cannot, (None, "") when the row has none (a Pod)."""
+    stored = AnalysisStore.default().load(analysis_id)
+    if stored is None:
+        return None, ORIGIN_EXPIRED
+    rows = stored.get("rows") or []
+    objects = stored.get("objects") or []
+    if not (row.isascii() and row.isdigit() and int(row) < len(rows)):
+        return None, ""
+    found = rows[int(row)].get("origin")
+    if not isinstance(found, dict):
+        return None, ""
+    try:
+        origin = Origin(
+            object=objects[found["object"]],
+            template=found["template"],
+            context=[objects[i] for i in found.get("context") or []],
+        )
+        design = design_from_origin(origin)
+    except (RoundTripError, IndexError, KeyError, TypeError, ValueError):
+        log.warning("the object of analysis %s row %s cannot be opened", analysis_id, row)
+        return None, ""
+    try:
+        origin_id = OriginStore.default().save(origin)
+    except OriginTooLarge:
+        return None, ORIGIN_TOO_LARGE
+    except DatabaseError:
+        log.exception("the object a design was opened from could not be stored")
+        return None, ORIGIN_UNSAVED
+    design.origin = origin.model_copy(update={"id": origin_id})
+    return design, ""
+
+
+def _error_page(request: HttpRequest, message: str, status: int, **extra: Any) -> HttpResponse:
+    context = {"form": AnalyzeForm(), "max_size": _size_text(), "input_error": message, **extra}
+    return render(request, "analyze/index.html", context, status=status)
+
+
 @require_POST
 def open_in_designer(request: HttpRequest) -> HttpResponse:
-    """Start a design from one analyzed workload's pod template and go to the designer."""
-    try:
-        template = decode_blob(request.POST.get("workload", ""))
-        if template is None:
-            raise ValueError("empty")
-        pod = pod_from_template(template)
-        kind = str(template.get("kind") or "Pod")
-        design = design_from_pod(pod, workload=workload_of_kind(kind))
-        query = urlencode(design_query(design))
-    except (ValueError, TypeError, AttributeError, KeyError):
-        context = {
-            "form": AnalyzeForm(),
-            "max_size": _size_text(),
-            "input_error": _(
-                "This workload cannot be opened in the designer: its pod template could not "
-                "be read. Analyze the manifest again."
-            ),
-        }
-        return render(request, "analyze/index.html", context, status=400)
+    """Start a design from one analyzed workload and go to the designer: from the object
+    its template came from when the analysis keeps it (the designer then exports that
+    object), else from the row's pod template (``workload``), as a plain design."""
+    design, why = None, ""
+    analysis_id = request.POST.get("analysis", "")
+    if analysis_id:
+        design, why = _design_from_row(analysis_id, request.POST.get("row", ""))
+    if design is None:
+        try:
+            template = decode_blob(request.POST.get("workload", ""))
+            if template is None:
+                raise ValueError("empty")
+            pod = pod_from_template(template)
+            kind = str(template.get("kind") or "Pod")
+            design = design_from_pod(pod, workload=workload_of_kind(kind))
+            if why:
+                # The designer says why the object did not come along.
+                design.origin = Origin(id=why)
+        except (ValueError, TypeError, AttributeError, KeyError):
+            return _error_page(
+                request,
+                _(
+                    "This workload cannot be opened in the designer: its pod template could "
+                    "not be read. Analyze the manifest again."
+                ),
+                400,
+            )
+    query = urlencode(design_query(design))
     url = f"{reverse('index')}?{query}"
     if len(url) > MAX_DESIGNER_URL:
         try:
@@ -709,15 +855,14 @@ def open_in_designer(request: HttpRequest) -> HttpResponse:
         except DatabaseError:
             # The design still opens from its long address; some proxies refuse it.
             log.exception("a short link for an opened workload could not be stored")
-            context = {
-                "form": AnalyzeForm(),
-                "max_size": _size_text(),
-                "input_error": _(
+            return _error_page(
+                request,
+                _(
                     "A short link for this workload could not be stored: the database "
                     "refused the write (it may be full or read-only). The design is in the "
                     "long address below; it opens unless a proxy refuses addresses that long."
                 ),
-                "long_url": url,
-            }
-            return render(request, "analyze/index.html", context, status=503)
+                503,
+                long_url=url,
+            )
     return redirect(url)

@@ -36,6 +36,8 @@ from designer.k8s.design import (
     GpuChoice,
     HeadroomChoice,
     NodeChoice,
+    Origin,
+    offered_export_kinds,
 )
 from designer.k8s.dra import CEL_MAX_LENGTH
 from designer.k8s.gpu import mig_models, sharing_modes
@@ -358,6 +360,21 @@ GPU_SOURCES = (
 MAX_SLICES_YAML = 1_000_000
 
 
+def export_kind_choices(workload: str | None) -> list[Any]:
+    """The export select's options: the workload type's default, then the kinds its record
+    offers first and the others, in two groups (design.offered_export_kinds)."""
+    default: list[Any] = [("", _("Default for the workload type"))]
+    if workload not in WORKLOAD_TYPES:
+        return default + [(k.id, _(k.label)) for k in EXPORT_KINDS.values()]
+    first, rest = offered_export_kinds(workload)
+    if not first:
+        return default + [(k.id, _(k.label)) for k in rest]
+    return default + [
+        (_("Made for this workload type"), [(k.id, _(k.label)) for k in first]),
+        (_("Other kinds"), [(k.id, _(k.label)) for k in rest]),
+    ]
+
+
 class PodForm(LiveForm):
     static_fields = (
         "workload",
@@ -585,10 +602,7 @@ class PodForm(LiveForm):
     export_kind = forms.ChoiceField(
         label=_("Export as"),
         required=False,
-        choices=lambda: (
-            [("", _("Default for the workload type"))]
-            + [(k.id, _(k.label)) for k in EXPORT_KINDS.values()]
-        ),
+        choices=lambda: export_kind_choices(None),
         widget=forms.Select(attrs=action_attrs("export")),
     )
     export_replicas = forms.IntegerField(label=_("Replicas"), required=False)
@@ -631,6 +645,42 @@ class PodForm(LiveForm):
     )
     export_workers = forms.IntegerField(label=_("Workers"), required=False)
     export_master_port = forms.IntegerField(label=_("Master port"), required=False)
+    # ==== issue 11: the ML operators' export settings and the object a design came from
+    export_runtime = forms.CharField(
+        label=_("Training runtime (ClusterTrainingRuntime)"),
+        required=False,
+        max_length=300,
+        widget=forms.TextInput(
+            attrs={"list": "export-runtimes", "autocomplete": "off", "spellcheck": "false"}
+        ),
+        help_text=_("The runtime the TrainJob runs on; Kubeflow Trainer installs these."),
+    )
+    export_model_format = forms.CharField(
+        label=_("Model format"),
+        required=False,
+        max_length=300,
+        widget=forms.TextInput(
+            attrs={"list": "export-model-formats", "autocomplete": "off", "spellcheck": "false"}
+        ),
+        help_text=_("KServe picks the serving runtime (and its image) for this format."),
+    )
+    export_storage_uri = forms.CharField(
+        label=_("Model location (storageUri)"),
+        required=False,
+        max_length=2000,
+        widget=forms.TextInput(
+            attrs={
+                "placeholder": "hf://meta-llama/Llama-3.1-8B-Instruct",
+                "autocomplete": "off",
+                "spellcheck": "false",
+                "inputmode": "url",
+            }
+        ),
+        help_text=_("s3://, gs://, pvc://, hf:// or https:// where the model is."),
+    )
+    # The id of the stored object the design was opened from (design.Origin.id).
+    origin = forms.CharField(required=False, widget=forms.HiddenInput, max_length=64)
+    # ==== end of issue 11
     base = forms.CharField(required=False, widget=forms.HiddenInput, max_length=3_000_000)
 
     def clean_labels(self) -> dict[str, str]:
@@ -760,6 +810,7 @@ def design_initial(design: Design) -> tuple[dict[str, Any], list[dict[str, Any]]
         "node_selector": format_pairs(design.node_selector),
         "shm_size": design.shm_size,
         "base": encode_blob(design.base),
+        "origin": design.origin.id if design.origin else "",  # the address carries the id only
     }
     for group in CHOICE_GROUPS:
         for name, value in getattr(design, group).model_dump().items():
@@ -840,6 +891,7 @@ def _design(pod: dict[str, Any], container_data: list[dict[str, Any]]) -> Design
             shm_size=pod["shm_size"],
             containers=containers,
             base=pod["base"],
+            origin=Origin(id=pod["origin"]) if pod.get("origin") else None,
             **{
                 group: model(**_group_values(group, model, pod))
                 for group, model in CHOICE_GROUPS.items()
@@ -927,6 +979,7 @@ POD_FIELDS = {
     "spec.nodeSelector": "node_selector",
     "spec.volumes": "shm_size",
     "spec.tolerations": "gpu_toleration",
+    "spec.resourceClaims": "gpu_source",  # a DRA claim (issue 11: not written to an origin)
 }
 CONTAINER_PATH = re.compile(
     r"^(spec\.(?:containers|initContainers)\[\d+\])(?:\.(\w+))?(?:\.(requests|limits))?(?:\[([^\]]+)\])?"

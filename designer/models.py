@@ -70,3 +70,19 @@ class StoredAnalysis(models.Model):
 
     def __str__(self) -> str:
         return self.id
+
+
+class StoredOrigin(models.Model):
+    """The object a design was opened from (designer.store.OriginStore reads and writes it):
+    the designer's address and share links carry its id, every replica reads it here."""
+
+    # The first 20 hex digits of the SHA-256 of the origin's JSON: the same object and
+    # template always get the same id.
+    id = models.CharField(primary_key=True, max_length=20)
+    created = models.DateTimeField(db_index=True)
+    expires = models.DateTimeField(db_index=True)
+    size = models.PositiveIntegerField()  # len(data): what the byte bounds count
+    data = models.BinaryField()  # zlib-compressed JSON of design.Origin (without its id)
+
+    def __str__(self) -> str:
+        return self.id

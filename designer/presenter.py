@@ -23,6 +23,7 @@ from designer.forms import (
     PodForm,
     alternative_rows,
     design_query,
+    export_kind_choices,
     field_for_choice,
     field_for_path,
 )
@@ -32,8 +33,10 @@ from designer.k8s.design import (
     ADD_ALTERNATIVE,
     DRA_CHOICES,
     DRA_MODE,
+    DROP_ORIGIN,
     GPU_RESOURCE_CHOICES,
     MAX_DRA_ALTERNATIVES,
+    MODEL_FORMATS,
     REMOVE_ALTERNATIVE,
     WORKLOAD_TYPES,
     Design,
@@ -41,8 +44,10 @@ from designer.k8s.design import (
     PodReport,
     Rendered,
     claim_choice_field,
+    origin_active,
     removable,
     render_design,
+    runtime_choices,
     settings_field,
     workload_type,
 )
@@ -99,6 +104,7 @@ def design_results(
     action: str = "",
     changed: str = "",
     problem: Message | None = None,
+    notice: Message | None = None,
 ) -> Results:
     """Run the engine once on a design (after a button's ``action``) and place its messages
     beside the form fields (and the forms' own errors, when there are forms: the live
@@ -111,6 +117,8 @@ def design_results(
 
     if problem is not None:
         add("err-pod", FieldMessage("error", translate(problem)))
+    if notice is not None:  # issue 11: why the object the design came from is not here
+        add("err-pod", FieldMessage("warning", translate(notice)))
     # Form-level problems (a label line without "=", too many containers) first.
     for name, errors in pod_form.errors.items() if pod_form is not None else ():
         for text in errors:
@@ -159,11 +167,26 @@ def design_results(
                 name, prefix = dra_field(claim_choice_field(found.field))
                 add(slot_id(None, name), FieldMessage(level, prefix + text, api=True))
                 continue
-            setting = settings_field(rendered.objects[object_problem.index], found.field)
+            if object_problem.pod_field is not None:
+                # Inside the pod the design makes (an operator's rule on a container).
+                index, name = field_for_path(design, object_problem.pod_field)
+                add(slot_id(index, name), FieldMessage(level, text, api=True))
+                continue
+            setting = settings_field(
+                rendered.objects[object_problem.index], found.field, design.export
+            )
             add(
                 slot_id(None, f"export_{setting}" if setting else "export_kind"),
                 FieldMessage(level, text, api=True),
             )
+    # ==== issue 11: the object the design came from, and the operators' settings
+    if rendered.origin is not None:
+        for unwritten in rendered.origin.unwritten:
+            index, name = field_for_path(design, unwritten.path) if unwritten.path else (None, "")
+            add(slot_id(index, name), FieldMessage("warning", translate(unwritten.message)))
+    for setting, message in rendered.setting_hints.items():
+        add(slot_id(None, f"export_{setting}"), FieldMessage("hint", translate(message)))
+    # ==== end of issue 11
     if rendered.dra is not None:
         for level, messages in (("error", rendered.dra.problems), ("hint", rendered.dra.hints)):
             for key, message in messages.items():
@@ -238,6 +261,9 @@ EXPORT_SECTION = (
     "export.backoff_limit",
     "export.ttl_seconds_after_finished",
     "export.active_deadline_seconds",
+    "export.runtime",
+    "export.model_format",
+    "export.storage_uri",
 )
 OPTIONAL = frozenset(
     field_for_choice(f) for f in (*GPU_SECTION, *DRA_SECTION, *NODE_SECTION, *EXPORT_SECTION)
@@ -248,8 +274,9 @@ def shown_pod_fields(results: Results) -> set[str]:
     """The PodForm fields the page shows: every field but the optional ones, and of those the
     ones the engine says apply (MIG fields for a MIG mode, node fields for the chosen node
     source, the export kind's settings)."""
-    # workload and size are rendered by hand (htmx preset selects) and base is hidden: no slot.
-    shown = set(PodForm.base_fields) - OPTIONAL - {"workload", "size", "base"}
+    # workload and size are rendered by hand (htmx preset selects), base and origin are
+    # hidden: no slot.
+    shown = set(PodForm.base_fields) - OPTIONAL - {"workload", "size", "base", "origin"}
     if results.rendered is None:
         return shown | results.kept_fields
     return shown | {field_for_choice(f) for f in results.rendered.applicable}
@@ -420,6 +447,52 @@ def _resource_rows(report: PodReport | None) -> list[tuple[str, str, str]]:
     return [(n, requests.get(n, ""), limits.get(n, "")) for n in names]
 
 
+# --- the object the design came from (issue 11) ----------------------------------------------
+
+
+def diff_lines(diff: str) -> list[dict[str, str]]:
+    """A unified diff as lines the page marks up: ``kind`` is "file" (---/+++), "hunk"
+    (@@), "added", "removed" or "same"; ``text`` the line without its +/-/space column."""
+    lines = []
+    for line in diff.splitlines():
+        if line.startswith(("--- ", "+++ ")):
+            lines.append({"kind": "file", "text": line})
+        elif line.startswith("@@"):
+            lines.append({"kind": "hunk", "text": line})
+        elif line.startswith("+"):
+            lines.append({"kind": "added", "text": line[1:]})
+        elif line.startswith("-"):
+            lines.append({"kind": "removed", "text": line[1:]})
+        else:
+            lines.append({"kind": "same", "text": line[1:]})
+    return lines
+
+
+def _origin_context(results: Results) -> dict[str, Any]:
+    """The origin panel: which object the export is, what changed (the diff), what the
+    object does not take, and the errors it already had."""
+    rendered = results.rendered
+    if rendered is None or rendered.origin is None:
+        return {}
+    origin = rendered.origin
+    lines = diff_lines(origin.diff)
+    return {
+        "origin": {
+            "kind": origin.kind,
+            "name": origin.name,
+            "template": origin.template or '""',
+            "changed": origin.changed,
+            "diff": origin.diff,
+            "diff_lines": lines,
+            "added": sum(1 for line in lines if line["kind"] == "added"),
+            "removed": sum(1 for line in lines if line["kind"] == "removed"),
+            "unwritten": [translate(u.message) for u in origin.unwritten],
+            "inherited": [f"{p.problem}" for p in rendered.inherited_errors],
+            "dropped": origin.dropped,
+        }
+    }
+
+
 ADD_ACTIONS = (
     ("add-app", gettext_lazy("Add app container")),
     ("add-sidecar", gettext_lazy("Add native sidecar")),
@@ -445,6 +518,7 @@ def results_context(results: Results, *, oob: bool, containers: int | None = Non
         **_plan_context(results),
         **_claims_context(results),
         **_claims_fit_context(results),
+        **_origin_context(results),
         "export_kind": rendered.kind if rendered else "",
         # The claims' own lines are shown with the claims.
         "export_lines": [
@@ -472,6 +546,8 @@ def designer_context(pod_form: PodForm, formset: Any, results: Results, *, oob: 
     container_paths = design.container_paths() if design else []
     shown = shown_pod_fields(results)
     dra = _dra_form_context(pod_form, container_forms, results, shown)
+    # issue 11: the workload type's export kinds first (its record says which).
+    pod_form.fields["export_kind"].choices = export_kind_choices(spec.id)
     return {
         **results_context(results, oob=oob, containers=len(container_forms)),
         "pod_form": pod_form,
@@ -490,6 +566,11 @@ def designer_context(pod_form: PodForm, formset: Any, results: Results, *, oob: 
         "gpu_choices": GPU_RESOURCE_CHOICES,
         "add_actions": ADD_ACTIONS,
         "dra": dra,
+        # issue 11: suggestions for the operators' settings, and the origin's actions.
+        "runtime_choices": runtime_choices(),
+        "model_formats": MODEL_FORMATS,
+        "drop_origin": DROP_ORIGIN,
+        "origin_active": bool(design and origin_active(design)),
         **{
             key: [pod_form[field_for_choice(n)] for n in section if field_for_choice(n) in shown]
             for key, section in (

@@ -131,6 +131,12 @@ ANALYSIS_TTL_SECONDS = int(os.environ.get("ANALYSIS_TTL_SECONDS", 24 * 3600))
 ANALYSIS_MAX_ENTRY_BYTES = int(os.environ.get("ANALYSIS_MAX_ENTRY_BYTES", 4 * 1024 * 1024))
 ANALYSIS_MAX_TOTAL_BYTES = int(os.environ.get("ANALYSIS_MAX_TOTAL_BYTES", 256 * 1024 * 1024))
 ANALYSIS_MAX_ENTRIES = int(os.environ.get("ANALYSIS_MAX_ENTRIES", 500))
+# The objects designs were opened from (designer.store.OriginStore): kept 30 days after
+# they were last opened or shared, bounded the same three ways.
+ORIGIN_TTL_SECONDS = int(os.environ.get("ORIGIN_TTL_SECONDS", 30 * 24 * 3600))
+ORIGIN_MAX_ENTRY_BYTES = int(os.environ.get("ORIGIN_MAX_ENTRY_BYTES", 1024 * 1024))
+ORIGIN_MAX_TOTAL_BYTES = int(os.environ.get("ORIGIN_MAX_TOTAL_BYTES", 128 * 1024 * 1024))
+ORIGIN_MAX_ENTRIES = int(os.environ.get("ORIGIN_MAX_ENTRIES", 10000))
 
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"

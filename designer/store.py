@@ -9,11 +9,14 @@ table never holds more than the bounds plus what one concurrent save adds.
 
 Why a table and not Django's cache framework: the cache API has no byte accounting (the
 database cache counts entries only), and a byte bound is what keeps a 20 MB upload from
-filling the database. Share links live in the database too (``SharedDesign``).
+filling the database. Share links live in the database too (``SharedDesign``), and so do
+the objects designs were opened from (``OriginStore``: the designer's address carries an
+origin's id, never the object, so any replica can read it).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import re
@@ -24,10 +27,11 @@ from typing import Any
 
 import orjson
 from django.conf import settings
-from django.db import DatabaseError
+from django.db import DatabaseError, IntegrityError, transaction
 from django.utils import timezone
 
-from designer.models import StoredAnalysis
+from designer.k8s.design import Origin
+from designer.models import StoredAnalysis, StoredOrigin
 
 log = logging.getLogger("designer.store")
 
@@ -125,19 +129,125 @@ class AnalysisStore:
 
     def prune(self, now: Any = None) -> int:
         """Delete expired entries and the oldest beyond the bounds; how many went."""
-        now = now or timezone.now()
-        deleted, _ = StoredAnalysis.objects.filter(expires__lte=now).delete()
-        total, surplus = 0, []
-        kept = StoredAnalysis.objects.order_by("-created", "-id").values_list("id", "size")
-        for rank, (analysis_id, size) in enumerate(kept.iterator()):
-            total += size
-            if rank >= self.max_entries or total > self.max_total_bytes:
-                surplus.append(analysis_id)
-        if surplus:
-            deleted += StoredAnalysis.objects.filter(id__in=surplus).delete()[0]
-        return deleted
+        return _prune(StoredAnalysis, now, self.max_entries, self.max_total_bytes)
 
     def usage(self) -> tuple[int, int]:
         """(entries, bytes) stored now."""
-        sizes = list(StoredAnalysis.objects.values_list("size", flat=True))
-        return len(sizes), sum(sizes)
+        return _usage(StoredAnalysis)
+
+
+def _prune(model: Any, now: Any, max_entries: int, max_total_bytes: int) -> int:
+    """Delete the expired rows of ``model`` and the oldest beyond the bounds."""
+    now = now or timezone.now()
+    deleted, _ = model.objects.filter(expires__lte=now).delete()
+    total, surplus = 0, []
+    kept = model.objects.order_by("-created", "-id").values_list("id", "size")
+    for rank, (row_id, size) in enumerate(kept.iterator()):
+        total += size
+        if rank >= max_entries or total > max_total_bytes:
+            surplus.append(row_id)
+    if surplus:
+        deleted += model.objects.filter(id__in=surplus).delete()[0]
+    return deleted
+
+
+def _usage(model: Any) -> tuple[int, int]:
+    sizes = list(model.objects.values_list("size", flat=True))
+    return len(sizes), sum(sizes)
+
+
+# --- the objects designs were opened from (issue 11) ----------------------------------------
+
+DEFAULT_ORIGIN_TTL = 30 * 24 * 3600
+DEFAULT_ORIGIN_MAX_ENTRY_BYTES = 1024 * 1024
+DEFAULT_ORIGIN_MAX_TOTAL_BYTES = 128 * 1024 * 1024
+DEFAULT_ORIGIN_MAX_ENTRIES = 10000
+
+
+class OriginTooLarge(AnalysisTooLarge):
+    """The compressed origin is larger than one entry may be."""
+
+
+class OriginStore:
+    """The objects designs were opened from, by a content id (the same object and template
+    get the same id, so opening or sharing it again only extends its time), kept
+    ``ORIGIN_TTL_SECONDS`` after it was last stored, bounded like the analyses."""
+
+    ID = re.compile(r"^[0-9a-f]{20}$")
+
+    def __init__(
+        self,
+        *,
+        ttl: int = DEFAULT_ORIGIN_TTL,
+        max_entry_bytes: int = DEFAULT_ORIGIN_MAX_ENTRY_BYTES,
+        max_total_bytes: int = DEFAULT_ORIGIN_MAX_TOTAL_BYTES,
+        max_entries: int = DEFAULT_ORIGIN_MAX_ENTRIES,
+    ) -> None:
+        self.ttl = ttl
+        self.max_entry_bytes = max_entry_bytes
+        self.max_total_bytes = max_total_bytes
+        self.max_entries = max_entries
+
+    @classmethod
+    def default(cls) -> OriginStore:
+        return cls(
+            ttl=getattr(settings, "ORIGIN_TTL_SECONDS", DEFAULT_ORIGIN_TTL),
+            max_entry_bytes=getattr(
+                settings, "ORIGIN_MAX_ENTRY_BYTES", DEFAULT_ORIGIN_MAX_ENTRY_BYTES
+            ),
+            max_total_bytes=getattr(
+                settings, "ORIGIN_MAX_TOTAL_BYTES", DEFAULT_ORIGIN_MAX_TOTAL_BYTES
+            ),
+            max_entries=getattr(settings, "ORIGIN_MAX_ENTRIES", DEFAULT_ORIGIN_MAX_ENTRIES),
+        )
+
+    @staticmethod
+    def _content(origin: Origin) -> bytes:
+        return dumps_json(origin.model_dump(mode="json", exclude={"id"}))
+
+    def save(self, origin: Origin) -> str:
+        """Store the origin (once: the id is its content) or extend its time; its id.
+        Raises OriginTooLarge, or DatabaseError when the database refuses the write."""
+        raw = self._content(origin)
+        origin_id = hashlib.sha256(raw).hexdigest()[:20]
+        packed = zlib.compress(raw, 6)
+        if len(packed) > self.max_entry_bytes:
+            raise OriginTooLarge(len(packed), self.max_entry_bytes)
+        now = timezone.now()
+        expires = now + timedelta(seconds=self.ttl)
+        updated = StoredOrigin.objects.filter(id=origin_id).update(expires=expires)
+        if not updated:
+            try:
+                with transaction.atomic():
+                    StoredOrigin.objects.create(
+                        id=origin_id, created=now, expires=expires, size=len(packed), data=packed
+                    )
+            except IntegrityError:
+                return origin_id  # another request stored the same origin just now
+            try:
+                _prune(StoredOrigin, now, self.max_entries, self.max_total_bytes)
+            except DatabaseError:  # the entry is saved; pruning is retried by the next save
+                log.exception("pruning stored origins failed")
+        return origin_id
+
+    def load(self, origin_id: str) -> Origin | None:
+        """The origin (with its id), or None when the id is malformed, unknown or expired."""
+        if not self.ID.match(origin_id):
+            return None
+        row = (
+            StoredOrigin.objects.filter(id=origin_id, expires__gt=timezone.now())
+            .values_list("data", flat=True)
+            .first()
+        )
+        if row is None:
+            return None
+        try:
+            raw = zlib.decompress(bytes(row))
+            value = json.loads(raw) if _LONG_INTEGER.search(raw) else orjson.loads(raw)
+            return Origin.model_validate({**value, "id": origin_id})
+        except (zlib.error, ValueError):
+            log.error("stored origin %s cannot be read", origin_id)
+            return None
+
+    def usage(self) -> tuple[int, int]:
+        return _usage(StoredOrigin)

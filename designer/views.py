@@ -28,6 +28,7 @@ from designer.forms import (
 from designer.k8s.core import Message
 from designer.k8s.design import Design, UnknownWorkloadType, preset_design
 from designer.models import SharedDesign
+from designer.origins import keep_origin, resolve_origin
 from designer.presenter import Results, design_results, designer_context, results_context
 
 log = logging.getLogger("designer.views")
@@ -64,12 +65,18 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
         if request.htmx and request.htmx.target == "results" and not action:
             # A live update (a typed value): read the design straight from the query; only
             # a query the forms must explain takes the forms' way below.
-            design = design_from_query(data)
+            design, notice = resolve_origin(design_from_query(data))
             if design is not None:
-                return _render_results(request, design_results(design))
+                return _render_results(request, design_results(design, notice=notice))
         pod_form, formset, design = _bind(data)
+        design, notice = resolve_origin(design)
         results = design_results(
-            design, pod_form, formset, action=action, changed=data.get("changed", "")
+            design,
+            pod_form,
+            formset,
+            action=action,
+            changed=data.get("changed", ""),
+            notice=notice,
         )
         if action and results.design is not None:
             if not request.htmx:
@@ -119,6 +126,7 @@ def _render_designer(
 def export_yaml(request: HttpRequest) -> HttpResponse:
     """The preview's YAML as a download; refused (409) while the design has errors."""
     pod_form, formset, design = _bind(request.GET)
+    design, _notice = resolve_origin(design)
     results = design_results(design, pod_form, formset)
     if not results.downloadable or results.design is None:
         return HttpResponse(
@@ -138,6 +146,8 @@ def share(request: HtmxHttpRequest) -> HttpResponse:
     # htmx posts the form; without JavaScript the design travels in the form's action URL.
     data = request.POST if "c-TOTAL_FORMS" in request.POST else request.GET
     pod_form, formset, design = _bind(data)
+    # A share link keeps the whole object the design came from (it never expires).
+    design, _notice = resolve_origin(design)
     if design is None:
         return _share_failed(request, _("The design has form errors; fix them to share it."), 400)
     try:
@@ -176,5 +186,6 @@ def shared_design(request: HtmxHttpRequest, share_id: str) -> HttpResponse:
     design = SharedDesign.load_design(share_id)
     if design is None:
         raise Http404(_("No shared design has this link. It may have been mistyped."))
+    design = keep_origin(design)
     pod_form, formset = _unbound(design)
     return _render_designer(request, pod_form, formset, design_results(design, pod_form, formset))

@@ -153,13 +153,15 @@ def test_pasted_manifests_give_one_row_per_workload_and_a_summary(client: Client
     assert not re.search(r"<script(?![^>]*\bsrc=)", html)
 
 
-def test_a_template_workload_says_it_is_exported_as_a_pod(client: Client) -> None:
+def test_a_template_workload_says_the_designer_exports_the_same_object(client: Client) -> None:
     html = analyze(client, MANIFESTS)
-    assert "exported as a Pod" in html
-    assert (
-        "pod template, exported as a Pod"
-        in html.split('data-workload="shop/web"')[1].split("</tbody>")[0]
-    )
+    web = html.split('data-workload="shop/web"')[1].split("</tbody>")[0]
+    assert "exports this Deployment, only the resources you change" in web
+    assert 'name="analysis"' in web and 'name="row" value="0"' in web
+    # A bare Pod is the design itself: it opens as one, with no object to keep.
+    trainer = html.split('data-workload="ml/trainer"')[1].split("</tbody>")[0]
+    assert 'name="analysis"' not in trainer and "data-opens" not in trainer
+    assert "shows the changes as a diff" in html
 
 
 def test_upload_is_analyzed_like_pasted_text(client: Client) -> None:

@@ -276,6 +276,9 @@ def trainjob_sites(
                     "runtime": {**used, "template": site.template},
                     # Containers spec.trainer configures (resourcesPerNode goes there).
                     "node_containers": tuple(node_containers),
+                    # The runtime object itself (shared, never changed): what a design
+                    # opened from this TrainJob needs with it (design.Origin.context).
+                    "runtime_object": runtime.obj,
                 },
             )
         )
