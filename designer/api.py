@@ -139,9 +139,24 @@ pod's claims, and each app container's `gpus` is the count of the claim it uses.
 to the design's fields, answers for that release; it describes the cluster, not the pod, so
 it is not part of the design (nor of its share link). `versionNotes` say what it changes.
 
+**Export the object a template came from.** `"origin": {{"object": <the object>,
+"template": "spec.pytorchReplicaSpecs.Worker.template"}}` (the template's path as
+`/api/v1/analyze` names it in `objects[].template`; `"path": "items[3]"` for an item of a
+List, which is exported on its own; `"context": [...]` for the other documents a TrainJob's
+runtime may be in, at most 8) exports that object instead of a new one: the container
+resources the design changes are written back where the object keeps them (the template's
+containers, KServe's inline container, a TrainJob's `spec.trainer.resourcesPerNode`), and
+nothing else. Without `containers`, the design is the template as it is, the fields the
+body sets replacing its own: `{{"origin": {{...}}}}` alone gives the object back unchanged.
+The answer's `origin` has the unified `diff`, the fields `changed`, the design's changes the
+object does not take (`unwritten`: a restart policy, an image, a container added...), the
+server-written fields left out (`dropped`) and `unchangedErrors`, the errors the object as
+given has too (they are not in `errors`). Export settings (`export`) do not apply to it.
+
 **422** when the body is not a valid design (`detail` lists every problem with its
-location), including more than {MAX_RENDER_CONTAINERS} containers or a `base` the Pod
-model cannot hold. **400** when the body is not JSON. **413** over {MAX_RENDER_BYTES:,}
+location), including more than {MAX_RENDER_CONTAINERS} containers, a `base` the Pod
+model cannot hold, or an `origin` without a pod template at its `template`. **400** when
+the body is not JSON. **413** over {MAX_RENDER_BYTES:,}
 bytes.
 """
 
@@ -396,6 +411,36 @@ class ObjectProblemOut(Schema):
     )
 
 
+class UnwrittenOut(Schema):
+    field: str = Field(
+        description='the field of the designed pod ("spec.restartPolicy", '
+        '"spec.containers[1]"; "" for the pod as a whole)'
+    )
+    message: str
+
+
+class OriginOut(Schema):
+    kind: str
+    name: str
+    template: str = Field(description="the pod template edited, as `objects[].template`")
+    diff: str = Field(
+        description="unified diff of the object as given (without the fields the API server "
+        "writes) and as exported; empty when nothing changed"
+    )
+    changed: list[str] = Field(description="the object's fields written")
+    unwritten: list[UnwrittenOut] = Field(
+        description="changes of the design the object does not take (only container "
+        "resources are written back), each with the object's field to edit instead"
+    )
+    dropped: list[str] = Field(
+        description="fields the API server writes, left out of the export (status, "
+        "metadata.managedFields, metadata.resourceVersion ...)"
+    )
+    unchangedErrors: list[ObjectProblemOut] = Field(  # noqa: N815
+        description="errors the object as given has too: reported, not in `errors`"
+    )
+
+
 class RenderOut(Schema):
     yaml: str = Field(
         description="the manifests to apply, as the designer's Download YAML: the pod, or "
@@ -421,6 +466,11 @@ class RenderOut(Schema):
     )
     explanation: list[str] = Field(
         default_factory=list, description="why the export looks as it does (the page's lines)"
+    )
+    origin: OriginOut | None = Field(
+        default=None,
+        description="with `origin` in the request: the object exported, what changed in it "
+        "(`diff`) and what it does not take",
     )
     kubernetesVersion: str  # noqa: N815
     versionNotes: list[VersionNoteOut]  # noqa: N815
@@ -753,8 +803,11 @@ def render_endpoint(request: HttpRequest, design: RenderIn) -> Any:
     if len(request.body) > MAX_RENDER_BYTES:
         limit = f"{MAX_RENDER_BYTES:,}"
         return Status(413, {"error": f"The body is larger than the {limit}-byte limit."})
-    # The design proper, without the request's own field (fields are models already).
-    plain = Design.model_validate({name: getattr(design, name) for name in Design.model_fields})
+    # The design proper, without the request's own field (fields are models already). Only
+    # the fields the body set: a design given as its origin alone starts from the origin's
+    # template, the fields it sets replacing the template's (render_design).
+    given = design.model_fields_set & set(Design.model_fields)
+    plain = Design.model_validate({name: getattr(design, name) for name in given})
     try:
         return render_answer(plain, design.kubernetesVersion)
     except ValueError as exc:

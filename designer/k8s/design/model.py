@@ -114,7 +114,10 @@ class Design(BaseModel):
         that workload type's preset for every field it omits."""
         if not isinstance(data, dict) or "containers" in data:
             return data
-        if isinstance(data.get("origin"), dict) and data["origin"].get("object") is not None:
+        origin = data.get("origin")
+        if isinstance(origin, Origin):
+            origin = {"object": origin.object}
+        if isinstance(origin, dict) and origin.get("object") is not None:
             # The origin's template is the design (render_design starts from it).
             return data
         workload = data.get("workload", "training")

@@ -44,6 +44,7 @@ from designer.k8s.design.roundtrip import (
     MSG_UNREADABLE,
     RoundTripError,
     _parent,
+    _rest,
     applicable_object,
     object_path,
     patch_object,
@@ -135,6 +136,9 @@ class OriginExport:
     replicas: int | None = None
     replicas_source: str = ""
     explanation: list[Message] = field(default_factory=list)
+    # Fields of the designer's pod the operator fills in itself (KServe's image from its
+    # ServingRuntime): the API server never sees them empty.
+    filled: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         """The ``origin`` of the ``POST /api/v1/render`` answer."""
@@ -464,4 +468,9 @@ def export_origin(origin: Origin, pod: Pod, design: Design) -> OriginExport:
         replicas=w.replicas.count,
         replicas_source=w.replicas.source,
         explanation=lines,
+        filled=tuple(
+            "spec" + rest
+            for f in w.facts.get("filled") or ()
+            if (rest := _rest(f, w.pod_spec_path)) is not None
+        ),
     )

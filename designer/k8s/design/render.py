@@ -8,6 +8,7 @@ the same bytes.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -202,6 +203,10 @@ def render_design(
         except RoundTripError as exc:
             raise DesignError(exc.message.template, exc.message.params) from exc
         kind = origin.kind
+        if origin.filled:
+            # What the operator fills in (KServe's image) is no error of the object's pod.
+            kept = [e for e in report.errors if e.field not in origin.filled]
+            report = dataclasses.replace(report, errors=kept)
         objects = [origin.document]
         object_errors = []
         for p in origin.errors:
