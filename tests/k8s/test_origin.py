@@ -59,7 +59,11 @@ def differences(a: Any, b: Any, path: str = "") -> list[str]:
             out += [here] if k not in a or k not in b else differences(a[k], b[k], here)
         return out
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        return [p for i, (x, y) in enumerate(zip(a, b)) for p in differences(x, y, f"{path}[{i}]")]
+        return [
+            p
+            for i, (x, y) in enumerate(zip(a, b, strict=True))
+            for p in differences(x, y, f"{path}[{i}]")
+        ]
     return [] if a == b else [path]
 
 
@@ -387,7 +391,7 @@ def test_pod_paths_and_object_paths_translate_back_and_forth(
 ) -> None:
     origin = origin_of(name, index, template)
     w = workload_of(origin.object, template, context=origin.context)
-    for i, container in enumerate(w.pod_spec.get("containers") or []):
+    for i, _container in enumerate(w.pod_spec.get("containers") or []):
         if i in set(w.facts.get("injected") or ()):
             continue
         field = f"spec.containers[{i}].resources.limits[cpu]"
