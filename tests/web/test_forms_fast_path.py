@@ -17,7 +17,7 @@ from designer.forms import (
     design_from_query,
     design_query,
 )
-from designer.k8s.design import WORKLOAD_TYPES, ContainerDesign, Design, preset_design
+from designer.k8s.design import WORKLOAD_TYPES, ContainerDesign, Design, Origin, preset_design
 
 
 def both(query: dict[str, str]) -> tuple[object, object]:
@@ -75,6 +75,20 @@ def test_a_dra_claim_reads_the_same_both_ways_and_as_designed() -> None:
     assert fast is not None and fast == slow == design
 
 
+def test_operator_settings_and_an_origin_id_read_the_same_both_ways() -> None:
+    design = preset_design("inference")
+    design.export.kind = "InferenceService"
+    design.export.model_format = "vllm"
+    design.export.storage_uri = "s3://models/llama 3"
+    design.origin = Origin(id="0123456789abcdef0123")
+    fast, slow = both(design_query(design))
+    assert fast is not None and fast == slow == design
+    # Typed as given: no default replaces a value that is there.
+    design.export.runtime = "my-runtime"
+    fast, slow = both(design_query(design))
+    assert fast == slow and fast.export.runtime == "my-runtime"
+
+
 VALUES = st.one_of(
     st.sampled_from(
         [
@@ -127,6 +141,13 @@ VALUES = st.one_of(
             "device.attributes[",
             "true\n\n1 == 1",
             "\n".join(["true"] * 9),
+            "PyTorchJob",
+            "TrainJob",
+            "InferenceService",
+            "torch-distributed",
+            "hf://meta-llama/Llama-3.1-8B-Instruct",
+            "0123456789abcdef0123",
+            "x" * 65,
         ]
     ),
     st.text(max_size=12),
@@ -148,6 +169,12 @@ def test_fast_path_agrees_with_the_forms_or_steps_aside(data: st.DataObject) -> 
         "gpu_first_available-2-device_class",  # a row after a missing one
         "gpu_first_available-7-count",
         "node_resource_slices",
+        # issue 11: the operators' settings and the origin's id
+        "export_kind",
+        "export_runtime",
+        "export_model_format",
+        "export_storage_uri",
+        "origin",
     ]
     for _ in range(data.draw(st.integers(0, 4))):
         key = data.draw(st.sampled_from(keys))
