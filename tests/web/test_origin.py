@@ -489,3 +489,18 @@ def test_the_openapi_document_describes_the_origin(client: Client) -> None:
     assert "Origin" in doc["components"]["schemas"]
     assert "OriginOut" in doc["components"]["schemas"]
     assert "unchangedErrors" in text and "Export the object a template came from" in text
+
+
+def test_the_origin_speaks_chinese_too(client: Client) -> None:
+    query = open_in_designer(client, PYTORCHJOB, WORKER)
+    query["c-0-gpus"] = "2"
+    query["restart_policy"] = "Always"
+    page = client.get("/?" + urlencode(query), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "对 PyTorchJob pytorch-dist-mnist-nccl 的改动" in page
+    assert "已写回 1 个字段：" in page and "差异：删除 1 行，新增 1 行" in page
+    assert "未写入 PyTorchJob：只有容器资源会写回。" in slot(page, "err-id_restart_policy")
+    assert "改为导出新对象" in page
+    # The YAML is the same in every language.
+    english = client.get("/export.yaml?" + urlencode(query)).content
+    chinese = client.get("/export.yaml?" + urlencode(query), HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert chinese.content == english
