@@ -1,0 +1,155 @@
+"""What a pod template's report depends on: the key under which a cluster dump's pods share
+one report.
+
+A ``kubectl get pods -A -o yaml`` dump repeats the resource-relevant projection of a pod
+(its containers' names and resources, restartPolicy, init containers, overhead...) across
+the pods of one ReplicaSet, but never the whole pod: every pod has its own name, uid,
+generateName, pod-template-hash label, image tag (across rollouts), node, volumes and status.
+The key keeps every field the checks read, and replaces the fields that differ from pod to
+pod by what the checks make of them:
+
+* a field no check reads (uid, resourceVersion, nodeName, volumes...) is left out;
+* a field whose value only matters when it is invalid (the name, generateName, namespace,
+  a label's value, an image) becomes ``True`` when it is valid (every valid value
+  gets the same report) and ``[value]`` when it is not (its report names the value; the list
+  keeps a ``true`` written in the manifest apart from a valid value).
+
+So two pods with one key get the same report, message for message; the differential test
+(tests/k8s/test_check_memo.py) checks it against a check without sharing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from designer.k8s.core import (
+    is_valid_label_value,
+    name_is_dns_label,
+    name_is_dns_subdomain,
+)
+from designer.k8s.manifest import Workload
+from designer.k8s.operators import LABELS_READ
+
+# Set by the API server or by controllers, different on every pod, read by no check.
+SKIPPED_METADATA = frozenset(
+    {
+        "uid",
+        "resourceVersion",
+        "creationTimestamp",
+        "deletionTimestamp",
+        "deletionGracePeriodSeconds",
+        "ownerReferences",
+        "managedFields",
+        "generation",
+        "selfLink",
+    }
+)
+# The engine validates neither volumes nor node placement (a pod's projected service
+# account token volume is named after the pod).
+SKIPPED_SPEC = frozenset({"nodeName", "volumes", "hostname", "subdomain"})
+SKIPPED_CONTAINER = frozenset({"volumeMounts"})
+
+
+class _Validity:
+    """Whether the API server accepts a string, remembered for the strings that repeat from
+    pod to pod (namespaces, generateNames, label values); bounded."""
+
+    LIMIT = 65_536
+
+    def __init__(self, check: Any) -> None:
+        self.check = check
+        self.known: dict[str, bool] = {}
+
+    def __call__(self, value: Any) -> Any:
+        """``True`` for a valid value, ``[value]`` otherwise (see the module docstring)."""
+        if type(value) is not str:  # noqa: E721 (a str subclass is not what YAML gives)
+            return [value]
+        ok = self.known.get(value)
+        if ok is None:
+            ok = bool(value) and not self.check(value)
+            if len(self.known) >= self.LIMIT:
+                self.known.clear()
+            self.known[value] = ok
+        return True if ok else [value]
+
+
+_generate_name_ok = _Validity(lambda v: name_is_dns_subdomain(v, prefix=True))
+_namespace_ok = _Validity(name_is_dns_label)
+_label_value_ok = _Validity(lambda v: is_valid_label_value(v) if v else [])
+
+
+def _name_ok(value: Any) -> Any:
+    """A pod's name is its own: checked every time, not remembered."""
+    if type(value) is str and value and not name_is_dns_subdomain(value):  # noqa: E721
+        return True
+    return [value]
+
+
+def _labels(labels: Any) -> Any:
+    """Label keys stay (they are validated as they are); a label's value only matters for
+    its validity (pod-template-hash, controller-revision-hash, statefulset pod names and
+    indexes differ on every pod) unless a rule reads it (Kueue's queue)."""
+    if type(labels) is not dict:  # noqa: E721
+        return labels
+    return {k: [v] if k in LABELS_READ else _label_value_ok(v) for k, v in labels.items()}
+
+
+def _image_ok(value: Any) -> Any:
+    """An image is only ever refused when missing or padded with whitespace (the API
+    server's and the Training Operator's checks); any other image gets the same report."""
+    if type(value) is str and value and value == value.strip():  # noqa: E721
+        return True
+    return [value]
+
+
+_METADATA = {
+    "name": _name_ok,
+    "generateName": _generate_name_ok,
+    "namespace": _namespace_ok,
+    "labels": _labels,
+}
+_CONTAINER_LISTS = frozenset({"containers", "initContainers", "ephemeralContainers"})
+
+
+def _container(c: Any) -> Any:
+    if type(c) is not dict:  # noqa: E721
+        return c
+    out = {k: v for k, v in c.items() if k not in SKIPPED_CONTAINER}
+    if "image" in out:
+        out["image"] = _image_ok(out["image"])
+    return out
+
+
+def memo_key(workload: Workload) -> bytes | None:
+    """The bytes two workloads share exactly when their pod reports are equal (None: the
+    workload cannot be keyed, e.g. a value JSON cannot hold; it is checked on its own)."""
+    meta, spec = workload.pod_metadata, workload.pod_spec
+    if not isinstance(meta, dict) or not isinstance(spec, dict):
+        return None
+    projected_meta = {k: v for k, v in meta.items() if k not in SKIPPED_METADATA}
+    for k, project in _METADATA.items():
+        if k in projected_meta:
+            projected_meta[k] = project(projected_meta[k])
+    projected_spec = {k: v for k, v in spec.items() if k not in SKIPPED_SPEC}
+    for k in _CONTAINER_LISTS.intersection(projected_spec):
+        if type(projected_spec[k]) is list:  # noqa: E721
+            projected_spec[k] = [_container(c) for c in projected_spec[k]]
+    try:
+        # Without OPT_SORT_KEYS: the same pod written in another key order only misses the
+        # memo (a dump writes every pod the same way). A key that is not a string (YAML's
+        # ``true:``) raises: such a pod is checked on its own.
+        key = orjson.dumps(
+            [
+                workload.kind == "Pod",
+                workload.pod_spec_path,
+                workload.metadata_path,
+                projected_meta,
+                projected_spec,
+            ]
+        )
+    except (TypeError, orjson.JSONEncodeError):
+        return None
+    # orjson writes NaN and infinities as null: a key with a null might stand for either.
+    return None if b"null" in key else key
