@@ -152,3 +152,36 @@ def test_unchanged_quantities_keep_their_spelling_but_a_yaml_float_does_not() ->
         "limits": {"memory": "12Gi"},
     }
     assert patched.changed == ["spec.predictor.tensorflow.resources"]
+
+
+def test_a_trainjob_edit_goes_to_resources_per_node() -> None:
+    doc = document("trainer__lammps-train-gpus.yaml", 0)
+    pod = template_pod(doc, "spec.trainer")
+    assert pod["spec"]["containers"][0]["name"] == "node"
+    pod["spec"]["containers"][0]["resources"] = {"limits": {"nvidia.com/gpu": "4"}}
+    patched = patch_object(doc, "spec.trainer", pod)
+    assert patched.changed == ["spec.trainer.resourcesPerNode"]
+    assert patched.document["spec"]["trainer"]["resourcesPerNode"] == {
+        "limits": {"nvidia.com/gpu": "4"}
+    }
+
+
+def test_a_ray_head_opens_without_the_autoscaler_kuberay_adds() -> None:
+    doc = document("kuberay__ray-cluster.autoscaler.yaml", 0)
+    pod = template_pod(doc, "spec.headGroupSpec.template")
+    assert [c["name"] for c in pod["spec"]["containers"]] == ["ray-head"]
+
+
+def test_a_container_the_template_does_not_have_is_not_written() -> None:
+    doc = document("gpu-operator__gpu-pod.yaml", 0)
+    pod = template_pod(doc, "")
+    pod["spec"]["containers"].append({"name": "extra", "resources": {"limits": {"cpu": "1"}}})
+    patched = patch_object(doc, "", pod)
+    assert patched.document == doc
+    assert [m.params["name"] for m in patched.skipped] == ["extra"]
+
+
+def test_an_unknown_template_path_is_a_clear_error() -> None:
+    with pytest.raises(RoundTripError) as info:
+        patch_object(document("gpu-operator__gpu-pod.yaml", 0), "spec.template", {})
+    assert "no pod template at spec.template" in str(info.value)
