@@ -110,31 +110,31 @@ def test_paste_filter_open_in_designer_and_export_keeps_the_manifest(
     expect(rows(page)).to_have_count(1)
     page.screenshot(path=ARTIFACTS / "analyze.png", full_page=True)
 
-    # Open in designer: the pod template, as a Pod.
-    expect(web).to_contain_text("exported as a Pod")
+    # Open in designer: the pod template, exported as the same Deployment.
+    expect(web).to_contain_text("exports this Deployment")
     web.get_by_role("button", name="Open in designer").click()
     expect(page.locator("[data-qos-class]")).to_have_attribute("data-qos-class", "Guaranteed")
     expect(page.get_by_label("Pod name", exact=True)).to_have_value("web")
     expect(page.get_by_label("Namespace", exact=True)).to_have_value("shop")
     expect(page.get_by_label("CPU request", exact=True).first).to_have_value("500m")
+    page.get_by_label("Memory limit", exact=True).first.fill("512Mi")
+    page.get_by_label("Memory request", exact=True).first.fill("512Mi")
+    expect(page.locator("pre.diff ins").first).to_contain_text("512Mi")
 
     with page.expect_download() as info:
         page.locator("a[download]").click()
-    path = tmp_path / "pod.yaml"
+    path = tmp_path / "web.yaml"
     info.value.save_as(path)
-    pod = yaml.safe_load(path.read_text())
-    assert pod["kind"] == "Pod"
-    assert pod["metadata"]["name"] == "web"
-    assert pod["metadata"]["labels"] == {"app": "web", "tier": "frontend"}
-    assert pod["metadata"]["annotations"] == {"prometheus.io/scrape": "true"}
-    assert pod["spec"]["volumes"] == [{"name": "config", "configMap": {"name": "web-config"}}]
-    main = pod["spec"]["containers"][0]
-    assert main["env"] == [
-        {"name": "LOG_LEVEL", "value": "debug"},
-        {"name": "PORT", "value": "8080"},
-    ]
-    assert main["volumeMounts"] == [{"name": "config", "mountPath": "/etc/web"}]
-    assert main["resources"]["limits"] == {"cpu": "500m", "memory": "256Mi"}
+    exported = yaml.safe_load(path.read_text())
+    original = yaml.safe_load(MANIFESTS.split("---")[0])
+    resources = exported["spec"]["template"]["spec"]["containers"][0].pop("resources")
+    original["spec"]["template"]["spec"]["containers"][0].pop("resources")
+    # Everything but that container's resources is the Deployment as pasted.
+    assert exported == original
+    assert resources == {
+        "requests": {"cpu": "500m", "memory": "512Mi"},
+        "limits": {"cpu": "500m", "memory": "512Mi"},
+    }
 
 
 def test_dropping_a_file_analyzes_it(live_server, page: Page) -> None:

@@ -274,9 +274,11 @@ def test_render_answers_yaml_qos_and_validation(client: Client) -> None:
         "totals",
         "claims",
         "explanation",
+        "origin",
         "kubernetesVersion",
         "versionNotes",
     }
+    assert body["origin"] is None  # a new object, not one it was opened from
     assert body["kubernetesVersion"] == "1.35"
     assert body["kind"] == "Deployment"  # online inference exports as a Deployment by default
     assert body["qosClass"] == "Guaranteed"
