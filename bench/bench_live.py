@@ -12,6 +12,10 @@ same middleware, and loads both with wrk from the same machine:
 Prints requests/s of each and the ratio live / bare (the goal is at least 0.3).
 
     .venv/bin/python bench/bench_live.py [--seconds 10] [--connections 8] [--threads 2]
+
+``--origin``: the design opened from a PyTorchJob's Worker (Analyze's Open in designer): every
+answer reads the object from the database, writes the typed memory limit back into it and
+diffs it (issue 11).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -91,6 +96,46 @@ def wrk(url: str, seconds: int, connections: int, threads: int, script: str | No
     return float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
 
 
+STORE_ORIGIN = """
+import sys
+import django
+django.setup()
+from django.core.management import call_command
+call_command("migrate", verbosity=0)
+import yaml
+from designer.k8s.design import Origin
+from designer.store import OriginStore
+obj = yaml.safe_load(open(sys.argv[1]))
+origin = Origin(object=obj, template="spec.pytorchReplicaSpecs.Worker.template")
+print(OriginStore.default().save(origin))
+"""
+EXAMPLE = ROOT / "tests/k8s/data/operators/crs/trainer__pytorch_job_mnist_nccl.yaml"
+
+
+def origin_design(env: dict[str, str]) -> Any:
+    """The design opened from the example PyTorchJob's Worker, its object stored in the
+    bench server's database (the address carries the id)."""
+    import yaml
+
+    from designer.k8s.design import Origin, design_from_origin
+
+    stored = subprocess.run(
+        [str(ROOT / ".venv/bin/python"), "-c", STORE_ORIGIN, str(EXAMPLE)],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()[-1]
+    origin = Origin(
+        object=yaml.safe_load(EXAMPLE.read_text()),
+        template="spec.pytorchReplicaSpecs.Worker.template",
+    )
+    design = design_from_origin(origin)
+    design.origin = Origin(id=stored)
+    return design
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=int, default=10)
@@ -101,6 +146,12 @@ def main() -> None:
         action="store_true",
         help="the training design with a DRA claim (2 GPUs, at least 40Gi) instead of "
         "nvidia.com/gpu: 2",
+    )
+    parser.add_argument(
+        "--origin",
+        action="store_true",
+        help="the design opened from a PyTorchJob's Worker: the object is read from the "
+        "database, patched and diffed on every answer",
     )
     args = parser.parse_args()
     if shutil.which("wrk") is None:
@@ -129,6 +180,8 @@ def main() -> None:
             design = preset_design("training")
             if args.dra:
                 design.gpu = GpuChoice(mode=DRA_MODE, min_memory="40Gi")
+            if args.origin:
+                design = origin_design(env)
             query = design_query(design)
             query.pop("c-0-memory_limit", None)
             live_path = "/?" + urlencode(query)

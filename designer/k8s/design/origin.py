@@ -26,10 +26,13 @@ object without them, and ``dropped`` names them.
 
 from __future__ import annotations
 
+import collections
 import copy
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from pydantic import ValidationError
 
 from designer.k8s.apiserver import validate_objects
@@ -53,7 +56,7 @@ from designer.k8s.design.roundtrip import (
     workload_of,
 )
 from designer.k8s.design.workload_types import workload_of_kind
-from designer.k8s.manifest import Document, Workload, find_workloads
+from designer.k8s.manifest import Document, Workload, dump_yaml, find_workloads
 from designer.k8s.operators import Finding, operator_reports
 
 # Resources the API server never overcommits: a request must equal the limit.
@@ -403,15 +406,76 @@ def _key(finding: Finding) -> tuple[str, str]:
     return (finding.field, str(finding.message))
 
 
-def export_origin(origin: Origin, pod: Pod, design: Design) -> OriginExport:
-    """The object ``origin`` came from, with the container resources ``design`` (whose pod
-    is ``pod``) changed written back; raises RoundTripError when it cannot be read."""
+@dataclass(frozen=True)
+class _Opened:
+    """What an origin always gives, whatever the design: worked out once per origin (the
+    live update renders the same origin on every keystroke)."""
+
+    applicable: dict[str, Any]
+    dropped: list[str]
+    text: str  # ``applicable`` as YAML: the diff's "before"
+    opened: dict[str, Any]
+    baseline: dict[str, Any]
+    # The object's own errors and warnings as it was opened (the unchanged export's).
+    problems: tuple[list[Finding], list[Finding]]
+
+    @property
+    def errors_before(self) -> frozenset[tuple[str, str]]:
+        return frozenset(_key(f) for f in self.problems[0])
+
+
+_OPENED: collections.OrderedDict[bytes, _Opened] = collections.OrderedDict()
+_OPENED_SIZE = 32
+
+
+def _opened(origin: Origin) -> _Opened:
+    # The key is the origin's content (the object may come from anywhere: the API, a share
+    # link); a pure function of it, so caching it in the process is safe on every replica.
+    key = hashlib.blake2b(
+        orjson.dumps(origin.model_dump(mode="json", exclude={"id"}), option=orjson.OPT_SORT_KEYS)
+        if _orjson_safe(origin)
+        else repr(origin.model_dump(exclude={"id"})).encode(),
+        digest_size=20,
+    ).digest()
+    found = _OPENED.get(key)
+    if found is not None:
+        _OPENED.move_to_end(key)
+        return found
     document, template = _item(origin)
     context = list(origin.context)
     applicable, dropped = applicable_object(document)
+    found = _Opened(
+        applicable=applicable,
+        dropped=dropped,
+        text=dump_yaml(applicable),
+        opened=template_pod(applicable, template, context=context),
+        baseline=_pod_dict(design_from_origin(origin)),
+        problems=_problems(applicable),
+    )
+    _OPENED[key] = found
+    while len(_OPENED) > _OPENED_SIZE:
+        _OPENED.popitem(last=False)
+    return found
+
+
+def _orjson_safe(origin: Origin) -> bool:
+    try:
+        orjson.dumps(origin.object)
+    except (TypeError, orjson.JSONEncodeError):  # integers past 64 bits
+        return False
+    return True
+
+
+def export_origin(origin: Origin, pod: Pod, design: Design) -> OriginExport:
+    """The object ``origin`` came from, with the container resources ``design`` (whose pod
+    is ``pod``) changed written back; raises RoundTripError when it cannot be read."""
+    _document, template = _item(origin)
+    context = list(origin.context)
+    cached = _opened(origin)
+    applicable, dropped = copy.deepcopy(cached.applicable), list(cached.dropped)
     w = workload_of(applicable, template, context=context)
-    opened = template_pod(applicable, template, context=context)
-    baseline = _pod_dict(design_from_origin(origin, design.workload))
+    opened = cached.opened
+    baseline = cached.baseline
     edited = pod_manifest(pod)
     comparison = _compare(w, baseline, edited, opened)
 
@@ -428,11 +492,13 @@ def export_origin(origin: Origin, pod: Pod, design: Design) -> OriginExport:
             spec["resources"] = comparison.pod_resources
         else:
             spec.pop("resources", None)
-    patched = patch_object(applicable, template, patched_pod, context=context)
+    patched = patch_object(
+        applicable, template, patched_pod, context=context, before_text=cached.text
+    )
     unwritten = list(comparison.unwritten) + [Unwritten("", m) for m in patched.skipped]
 
-    errors_now, warnings_now = _problems(patched.document)
-    errors_before = {_key(f) for f in _problems(applicable)[0]}
+    errors_now, warnings_now = _problems(patched.document) if patched.changed else cached.problems
+    errors_before = cached.errors_before
 
     def place(finding: Finding) -> str | None:
         return pod_path(patched.document, finding.field, template, context)
@@ -458,7 +524,7 @@ def export_origin(origin: Origin, pod: Pod, design: Design) -> OriginExport:
         name=name,
         template=template,
         document=patched.document,
-        yaml=patched.yaml,
+        yaml=patched.yaml if patched.changed else cached.text,
         diff=patched.diff,
         changed=list(patched.changed),
         unwritten=unwritten,

@@ -267,7 +267,7 @@ def render_design(
         object_warnings=object_warnings,
         explanation=explanation,
         totals=totals,
-        yaml=dump_yaml_all(objects),
+        yaml=origin.yaml if origin is not None else dump_yaml_all(objects),
         plan=plan(
             pod,
             design.gpu,

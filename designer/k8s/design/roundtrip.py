@@ -65,10 +65,11 @@ class Patched:
     diff: str  # unified diff of the object before and after, as YAML
     changed: list[str]  # field paths written
     skipped: list[Message] = field(default_factory=list)  # edits that were not written
+    text: str = ""  # the document as YAML, when already printed (for the diff)
 
     @property
     def yaml(self) -> str:
-        return dump_yaml(self.document)
+        return self.text or dump_yaml(self.document)
 
 
 def _workload(
@@ -169,10 +170,13 @@ def patch_object(
     pod: dict[str, Any],
     path: str = "",
     context: Sequence[Any] = (),
+    *,
+    before_text: str | None = None,
 ) -> Patched:
     """``document`` with the container resources of ``pod`` (the designer's edit of the
     template at ``template``; ``path`` the item in a List) written where the object keeps
-    them, and the unified diff. ``context``: the other documents of the input."""
+    them, and the unified diff. ``context``: the other documents of the input;
+    ``before_text``: ``document`` as YAML, when the caller has it already."""
     w = _workload(document, template, path, context)
     rewrite = dict(w.path_map)
     out = copy.deepcopy(document)
@@ -221,7 +225,9 @@ def patch_object(
         where = f"{w.pod_spec_path}.resources"
         _write(target, where, _merged(_current(target, where), level))
         changed.append(where)
-    before_text = dump_yaml(document)
+    if not changed:
+        return Patched(out, "", changed, skipped)
+    before_text = dump_yaml(document) if before_text is None else before_text
     after_text = dump_yaml(out)
     diff = "".join(
         difflib.unified_diff(
@@ -231,7 +237,7 @@ def patch_object(
             "after.yaml",
         )
     )
-    return Patched(out, diff, changed, skipped)
+    return Patched(out, diff, changed, skipped, after_text)
 
 
 def _current(obj: Any, path: str) -> Any:
