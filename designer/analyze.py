@@ -787,7 +787,7 @@ def _design_from_row(analysis_id: str, row: str) -> tuple[Any, str]:
         return None, ORIGIN_EXPIRED
     rows = stored.get("rows") or []
     objects = stored.get("objects") or []
-    if not (row.isascii() and row.isdigit() and int(row) < len(rows)):
+    if not (row.isascii() and row.isdigit() and len(row) < 10 and int(row) < len(rows)):
         return None, ""
     found = rows[int(row)].get("origin")
     if not isinstance(found, dict):

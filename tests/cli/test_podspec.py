@@ -183,6 +183,20 @@ def test_render_takes_the_same_design_json_as_the_api() -> None:
     ]
 
 
+def test_render_of_a_design_with_an_origin_prints_that_object_and_its_diff() -> None:
+    import yaml
+
+    crs = ROOT / "tests/k8s/data/operators/crs/trainer__pytorch_job_mnist_nccl.yaml"
+    job = yaml.safe_load(crs.read_text())
+    template = "spec.pytorchReplicaSpecs.Worker.template"
+    body = json.dumps({"origin": {"object": job, "template": template}})
+    result = podspec_render("-", stdin=body)
+    assert result.returncode == 0, result.stderr
+    assert yaml.safe_load(result.stdout) == job
+    answer = json.loads(podspec_render("--format", "json", "-", stdin=body).stdout)
+    assert answer["origin"]["template"] == template and answer["origin"]["diff"] == ""
+
+
 def test_render_exports_a_manifest_pod_as_the_chosen_kind() -> None:
     result = podspec_render("--kind", "Job", "-", stdin=GOOD)
     assert result.returncode == 0, result.stderr

@@ -432,3 +432,29 @@ def test_every_method_on_every_page_answers_without_a_server_error(
     client: Client, path: str, method: str
 ) -> None:
     assert_no_server_error(getattr(client, method)(path))
+
+
+@FUZZ
+@given(row=texts, analysis_id=st.one_of(texts, st.just("")), real=st.booleans())
+def test_open_in_designer_with_any_analysis_and_row_never_fails(
+    client: Client, row: str, analysis_id: str, real: bool
+) -> None:
+    if real:
+        text = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: a}\nspec:\n  template:\n"
+        text += "    spec: {containers: [{name: a, image: b}]}\n"
+        analysis_id = client.post("/analyze", {"text": text})["Location"].rsplit("/", 1)[1]
+    body = {"analysis": analysis_id, "row": row, "workload": ""}
+    assert_no_server_error(client.post("/analyze/open", body))
+
+
+@FUZZ
+@given(origin=texts)
+def test_a_designer_address_with_any_origin_never_fails(client: Client, origin: str) -> None:
+    from designer.forms import design_query
+    from designer.k8s.design import preset_design
+
+    query = {**design_query(preset_design("distributed")), "origin": origin}
+    assert_no_server_error(client.get("/?" + urlencode(query)))
+    assert_no_server_error(
+        client.get("/?" + urlencode(query), HTTP_HX_REQUEST="true", HTTP_HX_TARGET="results")
+    )
