@@ -122,3 +122,34 @@ def test_analyze_and_the_diff_read_well_at_desktop_and_phone_width(
     page.screenshot(path=ARTIFACTS / f"designer-origin-{width}.png", full_page=True)
     page.locator("#origin-diff").screenshot(path=ARTIFACTS / f"designer-origin-diff-{width}.png")
     page.locator("#origin-banner").screenshot(path=ARTIFACTS / f"designer-origin-top-{width}.png")
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_inference_service_settings_keep_what_is_typed_and_say_what_is_missing(
+    live_server, page: Page, width: int
+) -> None:
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(live_server.url + "/?workload=inference")
+    # Online inference offers KServe and LeaderWorkerSet first.
+    options = page.locator("#id_export_kind optgroup").first.locator("option")
+    expect(options.nth(0)).to_have_attribute("value", "InferenceService")
+    expect(options.nth(1)).to_have_attribute("value", "LeaderWorkerSet")
+    page.get_by_label("Export as").select_option("InferenceService")
+    storage = page.get_by_label("Model location (storageUri)")
+    expect(page.locator("#err-id_export_storage_uri")).to_contain_text("No storageUri")
+    expect(page.get_by_label("Model format")).to_have_value("huggingface")
+    storage.fill("hf://meta-llama/Llama-3.1-8B-Instruct")
+    expect(page.locator("#err-id_export_storage_uri")).to_be_empty()
+    expect(page.locator("#manifest-yaml")).to_contain_text(
+        "storageUri: hf://meta-llama/Llama-3.1-8B-Instruct"
+    )
+    # Another live edit: the typed value stays in its field and in the YAML.
+    page.get_by_label("Memory limit", exact=True).first.fill("20Gi")
+    expect(page.locator("#manifest-yaml")).to_contain_text('memory: "20Gi"')
+    expect(storage).to_have_value("hf://meta-llama/Llama-3.1-8B-Instruct")
+    expect(page.locator("#manifest-yaml")).to_contain_text("hf://meta-llama/Llama-3.1-8B-Instruct")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("#export-heading").locator("..").screenshot(
+        path=ARTIFACTS / f"designer-isvc-settings-{width}.png"
+    )
