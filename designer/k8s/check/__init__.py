@@ -18,9 +18,14 @@ from designer.k8s.check.manifests import (
     check_texts,
     pod_template_manifest,
 )
+from designer.k8s.check.stream import (
+    CheckStream,
+    default_jobs,
+)
 
 __all__ = [
     "CheckResult",
+    "CheckStream",
     "CheckedObject",
     "DEFAULT_NAMESPACE",
     "InputError",
@@ -29,6 +34,7 @@ __all__ = [
     "PolicyReport",
     "admit_pod",
     "check_files",
+    "default_jobs",
     "check_text",
     "check_texts",
     "pod_template_manifest",
