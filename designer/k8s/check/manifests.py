@@ -11,7 +11,7 @@ from typing import Any
 
 import orjson
 
-from designer.k8s.admission import Admission
+from designer.k8s.admission import Admission, FoundPolicy, PolicyReport, is_policy
 from designer.k8s.apiserver import (
     DEFAULT_VERSION,
     ClusterVersion,
@@ -20,7 +20,7 @@ from designer.k8s.apiserver import (
     pod_from_parts,
     pod_with_defaults,
 )
-from designer.k8s.check.admission import FoundPolicy, PolicyReport, apply_policies, is_policy
+from designer.k8s.check.admission import apply_policies
 from designer.k8s.check.claims import ClaimLinks, link_claims, read_dra_objects
 from designer.k8s.core import FieldError, name_is_dns_subdomain
 from designer.k8s.design import PodReport, failed_report, pod_report

@@ -76,6 +76,13 @@ from designer.k8s.design.model import (
     apply_size,
     preset_design,
 )
+from designer.k8s.design.namespace import (
+    NAMESPACE_DEFAULT,
+    NAMESPACE_FROM_DESIGN,
+    NAMESPACE_FROM_POLICY,
+    DesignAdmission,
+    admit_design,
+)
 from designer.k8s.design.planning import (
     DRA_MODE,
     DraAlternative,
@@ -117,6 +124,7 @@ __all__ = [
     "DRA_CHOICES",
     "DRA_MODE",
     "Design",
+    "DesignAdmission",
     "DesignError",
     "DraAlternative",
     "DraClaim",
@@ -141,6 +149,9 @@ __all__ = [
     "MSG_PFP",
     "MSG_ROLLOUT_DEFAULT",
     "MSG_ROLLOUT_GPU",
+    "NAMESPACE_DEFAULT",
+    "NAMESPACE_FROM_DESIGN",
+    "NAMESPACE_FROM_POLICY",
     "NodeChoice",
     "PodFacts",
     "PodReport",
@@ -153,6 +164,7 @@ __all__ = [
     "WORKLOAD_OF_KIND",
     "WORKLOAD_TYPES",
     "WorkloadType",
+    "admit_design",
     "applicable_choices",
     "apply_size",
     "design_action",

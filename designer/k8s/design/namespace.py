@@ -1,0 +1,115 @@
+"""A design in its namespace: the pod through the LimitRanges and ResourceQuotas the user
+pasted into the designer's "Namespace policy" panel (or sent as ``namespacePolicy`` to
+``POST /api/v1/render``), as the API server's admission would take it in.
+
+Which namespace the pod is in: the design's own ``namespace`` when it sets one; otherwise, when
+the pasted objects name exactly one namespace, that one (the pod is meant for it, as ``kubectl
+apply -n team`` would create it); otherwise ``default``. Pasted objects that name no namespace
+are in the pod's. Policies of another namespace are listed, not applied.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from designer.k8s.admission import (
+    DEFAULT_NAMESPACE,
+    Admission,
+    PolicyNote,
+    PolicyReport,
+    admit,
+    read_policy_text,
+)
+from designer.k8s.apiserver import ClusterVersion
+from designer.k8s.core import Pod
+from designer.k8s.kubelet import QosResult, pod_qos
+
+NAMESPACE_FROM_DESIGN = "design"  # the design sets metadata.namespace
+NAMESPACE_FROM_POLICY = "policy"  # the only namespace the pasted objects name
+NAMESPACE_DEFAULT = "default"  # neither: the pod goes to "default"
+
+
+@dataclass(frozen=True)
+class DesignAdmission:
+    """The answer of the Namespace policy panel."""
+
+    namespace: str  # the namespace the pod is admitted in
+    namespace_from: str  # NAMESPACE_FROM_DESIGN | NAMESPACE_FROM_POLICY | NAMESPACE_DEFAULT
+    policies: list[PolicyReport]  # every LimitRange/ResourceQuota pasted, applied or not
+    admission: Admission | None  # None: no accepted policy in the pod's namespace
+    qos: QosResult | None  # the admitted pod's QoS class with its reasons
+    notes: list[PolicyNote] = field(default_factory=list)  # objects read but not applied
+    unreadable: list[tuple[int | None, str]] = field(default_factory=list)
+    other_namespaces: list[str] = field(default_factory=list)  # pasted, not the pod's
+
+    @property
+    def invalid(self) -> list[PolicyReport]:
+        """The pasted policies the API server would refuse (not applied)."""
+        return [r for r in self.policies if not r.policy.ok]
+
+    @property
+    def admitted_pod(self) -> Pod | None:
+        return self.admission.pod if self.admission else None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The ``namespacePolicy`` part of the ``POST /api/v1/render`` answer."""
+        return {
+            "namespace": self.namespace,
+            "admission": self.admission.as_dict() if self.admission else None,
+            "policies": [r.as_dict() for r in self.policies],
+            "policyNotes": [
+                {"document": n.document, "message": n.message.text} for n in self.notes
+            ],
+            "policyErrors": [{"document": d, "message": m} for d, m in self.unreadable],
+        }
+
+
+def admit_design(
+    pod: Pod,
+    defaulted: Pod,
+    policy_text: str,
+    *,
+    version: ClusterVersion,
+    written_qos: str | None,
+    kind: str = "Pod",
+    replicas: int = 1,
+) -> DesignAdmission:
+    """``pod`` (a design's, as written; ``defaulted`` as the API server stores it for
+    ``version``) through the namespace policy of ``policy_text``. ``kind`` and ``replicas``
+    are the export's: how many such pods the workload runs at once, and whether the API
+    server's messages can name the pod (only a bare Pod has its name before it exists)."""
+    text = read_policy_text(policy_text, version=version)
+    own = pod.metadata.namespace or ""
+    named = text.namespaces
+    if own:
+        namespace, source = own, NAMESPACE_FROM_DESIGN
+    elif len(named) == 1:
+        namespace, source = named[0], NAMESPACE_FROM_POLICY
+    else:
+        namespace, source = DEFAULT_NAMESPACE, NAMESPACE_DEFAULT
+    policies, reports = text.policies(version, namespace)
+    policy = policies.get(namespace)
+    admission = qos = None
+    if policy is not None:
+        name = (pod.metadata.name or None) if kind == "Pod" else None
+        admission = admit(
+            pod,
+            defaulted,
+            policy,
+            version=version,
+            replicas=replicas,
+            written_qos=written_qos,
+            pod_name=lambda _ordinal: name,
+        )
+        qos = pod_qos(admission.pod, defaulted=admission.pod, version=version)
+    return DesignAdmission(
+        namespace=namespace,
+        namespace_from=source,
+        policies=reports,
+        admission=admission,
+        qos=qos,
+        notes=text.notes,
+        unreadable=text.unreadable,
+        other_namespaces=sorted(set(policies) - {namespace}),
+    )
