@@ -16,13 +16,17 @@ from urllib.parse import urlencode
 from django.utils.translation import gettext_lazy
 
 from designer.forms import (
+    Cluster,
+    ClusterForm,
     ContainerForm,
     PodForm,
-    design_query,
+    cluster_initial,
     field_for_choice,
     field_for_path,
+    page_query,
 )
 from designer.i18n import translate
+from designer.k8s.apiserver import cluster_version
 from designer.k8s.core import Message, format_resources
 from designer.k8s.design import (
     GPU_RESOURCE_CHOICES,
@@ -57,6 +61,8 @@ class Results:
     slots: dict[str, list[FieldMessage]] = field(default_factory=dict)
     form_invalid: bool = False
     rendered: Rendered | None = None
+    # The Kubernetes version and namespace policy the answers are for (issue #12).
+    cluster: Cluster = field(default_factory=Cluster)
 
     @property
     def plan(self) -> Any:
@@ -85,15 +91,23 @@ def design_results(
     action: str = "",
     changed: str = "",
     problem: Message | None = None,
+    cluster: Cluster | None = None,
+    cluster_form: ClusterForm | None = None,
 ) -> Results:
     """Run the engine once on a design (after a button's ``action``) and place its messages
     beside the form fields (and the forms' own errors, when there are forms: the live
     update's fast path has none, see forms.design_from_query). ``problem`` is a message for
-    the whole pod (e.g. an unknown workload type in a deep link)."""
+    the whole pod (e.g. an unknown workload type in a deep link). ``cluster`` is the
+    Kubernetes version and namespace policy to answer for (default: the newest, none)."""
     slots: dict[str, list[FieldMessage]] = {}
+    cluster = cluster or Cluster()
 
     def add(slot: str, message: FieldMessage) -> None:
         slots.setdefault(slot, []).append(message)
+
+    for name, errors in cluster_form.errors.items() if cluster_form is not None else ():
+        for text in errors:
+            add(slot_id(None, name), FieldMessage("error", text))
 
     if problem is not None:
         add("err-pod", FieldMessage("error", translate(problem)))
@@ -109,13 +123,20 @@ def design_results(
     for text in formset.non_form_errors() if bound else []:
         add("err-pod", FieldMessage("error", text))
     if design is None:
-        return Results(None, None, slots=slots, form_invalid=True)
+        return Results(None, None, slots=slots, form_invalid=True, cluster=cluster)
 
     try:
-        rendered = render_design(design, action, changed)
+        rendered = render_design(
+            design,
+            action,
+            changed,
+            version=cluster_version(cluster.kubernetes_version),
+            # Read once per request, and only when there is one.
+            namespace_policy=cluster.namespace_policy if cluster.has_policy else None,
+        )
     except DesignError as exc:
         add("err-pod", FieldMessage("error", translate(exc.message)))
-        return Results(None, None, slots=slots, form_invalid=True)
+        return Results(None, None, slots=slots, form_invalid=True, cluster=cluster)
     design = rendered.design
     report = rendered.report
     for err in report.errors:
@@ -154,7 +175,27 @@ def design_results(
         add(slot_id(None, field_for_choice(key)), FieldMessage("hint", translate(message)))
     for hint in rendered.hints:
         add(slot_id(hint.container, hint.field), FieldMessage(hint.level, translate(hint.message)))
-    return Results(design, report, yaml=rendered.yaml, slots=slots, rendered=rendered)
+    _namespace_slots(rendered, add)
+    return Results(
+        design, report, yaml=rendered.yaml, slots=slots, rendered=rendered, cluster=cluster
+    )
+
+
+def _namespace_slots(rendered: Rendered, add: Any) -> None:
+    """The namespace policy's messages: beside the panel, what the API server says of the
+    pasted objects (an invalid LimitRange, word for word) and what cannot be read; beside
+    each field LimitRanger fills, the value it sets."""
+    ns = rendered.namespace
+    if ns is None:
+        return
+    panel = slot_id(None, "namespace_policy")
+    for report in ns.invalid:
+        add(panel, FieldMessage("error", report.policy.message or "", api=True))
+    for level, message in ns.panel_notes():
+        add(panel, FieldMessage(level, translate(message)))
+    for path, resource, message in ns.field_notes():
+        index, name = field_for_path(rendered.design, path, resource)
+        add(slot_id(index, name), FieldMessage("hint", translate(message)))
 
 
 # --- the page's context --------------------------------------------------------------------
@@ -209,6 +250,7 @@ def _all_slot_ids(containers: int, results: Results) -> list[dict]:
     field that is not shown goes to the pod's slot."""
     shown = shown_pod_fields(results)
     ids = ["err-pod"] + [f"err-id_{name}" for name in PodForm.base_fields if name in shown]
+    ids += [f"err-id_{name}" for name in ClusterForm.base_fields]
     for i in range(containers):
         ids.append(f"err-c-{i}")
         ids += [f"err-id_c-{i}-{name}" for name in ContainerForm.base_fields if name != "base"]
@@ -226,14 +268,77 @@ def _messages(messages: Any) -> list[str]:
     return [translate(m) for m in messages or ()]
 
 
-def _qos_context(report: PodReport | None) -> dict[str, Any]:
-    """The QoS class's reasons and eviction priority, translated."""
-    qos = report.qos if report else None
+def _qos_context(results: Results) -> dict[str, Any]:
+    """The QoS class the node gives the pod (after admission, when a namespace policy
+    applies), its reasons and eviction priority, translated."""
+    report = results.report
+    ns = results.rendered.namespace if results.rendered else None
+    qos = ns.qos if ns and ns.admission else report.qos if report else None
+    context: dict[str, Any] = {"qos_class": qos.qos_class if qos else None, "qos_result": qos}
     if qos is None:
-        return {}
+        return context
     return {
+        **context,
         "qos_reasons": [translate(r.message) for r in qos.reasons],
         "eviction_priority": translate(qos.eviction_priority),
+    }
+
+
+def _namespace_context(results: Results) -> dict[str, Any]:
+    """The Namespace admission card: the written and the admitted class, the denials (the
+    API server's words), the fields LimitRanger set, its annotation and the quota's room."""
+    ns = results.rendered.namespace if results.rendered else None
+    if ns is None:
+        return {"ns_view": None}
+    view: dict[str, Any] = {
+        "namespace": ns.namespace,
+        "policies": [
+            {
+                "ref": r.policy.ref,
+                "namespace": r.policy.namespace,
+                "applied": r.policy.ok and r.policy.namespace == ns.namespace,
+                "invalid": not r.policy.ok,
+                "used_from": r.used_from,
+            }
+            for r in ns.policies
+        ],
+        "admission": None,
+    }
+    a = ns.admission
+    if a is not None:
+        why = a.explanation()
+        view["admission"] = {
+            "allowed": a.allowed,
+            "written": a.written_qos,
+            "admitted": a.qos_class,
+            "change": translate(why) if why else "",
+            "denials": [
+                {
+                    "plugin": d.plugin,
+                    "object": d.source,
+                    "text": text or d.message,
+                    "replica": d.replica,
+                }
+                for d, text in zip(a.denials, a.api_server_messages(), strict=True)
+            ],
+            "defaulted": [
+                {"field": f"spec.{d.field}", "value": d.value, "from": d.source}
+                for d in a.defaulted
+            ],
+            "annotations": sorted(a.annotations.items()),
+            "quota": a.quota,
+        }
+    return {"ns_view": view}
+
+
+def _version_context(results: Results) -> dict[str, Any]:
+    rendered = results.rendered
+    return {
+        "kubernetes_version": results.cluster.kubernetes_version,
+        "version_notes": [
+            {"field": n.field, "text": translate(n.message), "source": n.as_dict()["source"]}
+            for n in (rendered.version_notes if rendered else ())
+        ],
     }
 
 
@@ -270,11 +375,15 @@ def _plan_context(results: Results) -> dict[str, Any]:
     return context
 
 
-def _resource_rows(report: PodReport | None) -> list[tuple[str, str, str]]:
+def _resource_rows(results: Results) -> list[tuple[str, str, str]]:
+    """What the scheduler sees: the admitted pod's sums when a namespace policy applies."""
+    report = results.report
     if report is None:
         return []
-    requests = format_resources(report.requests)
-    limits = format_resources(report.limits)
+    ns = results.rendered.namespace if results.rendered else None
+    admitted = ns.admission if ns else None
+    requests = format_resources(admitted.requests if admitted else report.requests)
+    limits = format_resources(admitted.limits if admitted else report.limits)
     names = list(requests) + [n for n in limits if n not in requests]
     return [(n, requests.get(n, ""), limits.get(n, "")) for n in names]
 
@@ -296,22 +405,31 @@ def results_context(results: Results, *, oob: bool, containers: int | None = Non
     return {
         "results": results,
         "report": results.report,
-        "query": urlencode(design_query(design)) if design else "",
-        "resource_rows": _resource_rows(results.report),
+        "query": urlencode(page_query(design, results.cluster)) if design else "",
+        "resource_rows": _resource_rows(results),
         **_plan_context(results),
+        **_namespace_context(results),
+        **_version_context(results),
         "export_kind": rendered.kind if rendered else "",
         "export_lines": [translate(line) for line in rendered.explanation] if rendered else [],
         "advice": [
             {"message": translate(a.message), "reason": translate(a.reason)}
             for a in (results.report.advice if results.report else [])
         ],
-        **_qos_context(results.report),
+        **_qos_context(results),
         "oob": oob,
         "all_slots": _all_slot_ids(count, results),
     }
 
 
-def designer_context(pod_form: PodForm, formset: Any, results: Results, *, oob: bool) -> dict:
+def designer_context(
+    pod_form: PodForm,
+    formset: Any,
+    results: Results,
+    *,
+    oob: bool,
+    cluster_form: ClusterForm | None = None,
+) -> dict:
     """The whole designer's context: the forms (bound, or initialised from a design) and the
     engine's results."""
     design = results.design
@@ -324,6 +442,7 @@ def designer_context(pod_form: PodForm, formset: Any, results: Results, *, oob: 
         **results_context(results, oob=oob, containers=len(container_forms)),
         "pod_form": pod_form,
         "formset": formset,
+        "cluster_form": cluster_form or ClusterForm(initial=cluster_initial(results.cluster)),
         "containers": [
             {
                 "form": f,

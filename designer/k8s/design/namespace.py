@@ -22,12 +22,27 @@ from designer.k8s.admission import (
     read_policy_text,
 )
 from designer.k8s.apiserver import ClusterVersion
-from designer.k8s.core import Pod
+from designer.k8s.core import Message, Pod, gettext_noop
 from designer.k8s.kubelet import QosResult, pod_qos
 
 NAMESPACE_FROM_DESIGN = "design"  # the design sets metadata.namespace
 NAMESPACE_FROM_POLICY = "policy"  # the only namespace the pasted objects name
 NAMESPACE_DEFAULT = "default"  # neither: the pod goes to "default"
+
+M_IN_POLICY_NAMESPACE = gettext_noop(
+    "Admitted in namespace %(namespace)s, the one the pasted objects name: the pod sets no "
+    "namespace, so it goes where you apply it (kubectl apply -n %(namespace)s)."
+)
+M_OTHER_NAMESPACES = gettext_noop(
+    "The pasted objects of namespace %(namespaces)s do not apply: this pod is in namespace "
+    "%(namespace)s. Set the pod's Namespace to the one you deploy to."
+)
+M_UNREADABLE_TEXT = gettext_noop("The pasted text cannot be read: %(message)s")
+M_UNREADABLE_DOCUMENT = gettext_noop("Document %(document)s cannot be read: %(message)s")
+M_NO_POLICY_OBJECT = gettext_noop(
+    "The pasted text holds no LimitRange or ResourceQuota: nothing is admitted differently."
+)
+M_SET_BY = gettext_noop("On admission, %(object)s sets %(value)s here.")
 
 
 @dataclass(frozen=True)
@@ -51,6 +66,43 @@ class DesignAdmission:
     @property
     def admitted_pod(self) -> Pod | None:
         return self.admission.pod if self.admission else None
+
+    def panel_notes(self) -> list[tuple[str, Message]]:
+        """What the panel says about the pasted text itself, as (level, message): what
+        cannot be read, what is not read, which namespace the pod is admitted in."""
+        out: list[tuple[str, Message]] = []
+        for document, text in self.unreadable:
+            if document is None:
+                out.append(("error", Message(M_UNREADABLE_TEXT, {"message": text})))
+            else:
+                out.append(
+                    (
+                        "error",
+                        Message(M_UNREADABLE_DOCUMENT, {"document": document, "message": text}),
+                    )
+                )
+        out += [("warning", n.message) for n in self.notes]
+        if not self.policies and not self.unreadable:
+            out.append(("warning", Message(M_NO_POLICY_OBJECT, {})))
+        if self.other_namespaces:
+            params = {"namespaces": ", ".join(self.other_namespaces), "namespace": self.namespace}
+            out.append(("warning", Message(M_OTHER_NAMESPACES, params)))
+        if self.namespace_from == NAMESPACE_FROM_POLICY:
+            out.append(("hint", Message(M_IN_POLICY_NAMESPACE, {"namespace": self.namespace})))
+        return out
+
+    def field_notes(self) -> list[tuple[str, str, Message]]:
+        """Each value LimitRanger sets, for the field it sets: (pod path, resource, message)."""
+        if self.admission is None:
+            return []
+        return [
+            (
+                f"spec.{d.field}",
+                d.resource,
+                Message(M_SET_BY, {"object": d.source, "value": d.value}),
+            )
+            for d in self.admission.defaulted
+        ]
 
     def as_dict(self) -> dict[str, Any]:
         """The ``namespacePolicy`` part of the ``POST /api/v1/render`` answer."""
