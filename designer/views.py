@@ -3,9 +3,11 @@ page's assembly is designer.presenter's."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 from urllib.parse import urlencode
 
+from django.db import DatabaseError
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -31,6 +33,8 @@ from designer.k8s.core import Message
 from designer.k8s.design import Design, UnknownWorkloadType, preset_design
 from designer.models import SharedCluster
 from designer.presenter import Results, design_results, designer_context, results_context
+
+log = logging.getLogger("designer.views")
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -61,7 +65,7 @@ def _design_url(design: Design, cluster: Cluster) -> str:
     return f"{reverse('index')}?{urlencode(page_query(design, cluster))}"
 
 
-@require_GET
+@require_http_methods(["GET", "HEAD"])
 @vary_on_headers("HX-Request", "HX-Target")
 def index(request: HtmxHttpRequest) -> HttpResponse:
     """The designer. The query string holds the whole design, so every URL is shareable."""
@@ -161,16 +165,42 @@ def export_yaml(request: HttpRequest) -> HttpResponse:
 @require_POST
 def share(request: HtmxHttpRequest) -> HttpResponse:
     """Store the design under a short permanent id; the same design gives the same id."""
-    pod_form, formset, design = _bind(request.POST)
+    # htmx posts the form; without JavaScript the design travels in the form's action URL.
+    data = request.POST if "c-TOTAL_FORMS" in request.POST else request.GET
+    pod_form, formset, design = _bind(data)
     if design is None:
-        return HttpResponse(_("The design has form errors; fix them to share it."), status=400)
-    _cluster_form, cluster = _bind_cluster(request.POST)
-    share_id = SharedCluster.save_page(design, cluster.kubernetes_version, cluster.namespace_policy)
+        return _share_failed(request, _("The design has form errors; fix them to share it."), 400)
+    _cluster_form, cluster = _bind_cluster(data)
+    try:
+        share_id = SharedCluster.save_page(
+            design, cluster.kubernetes_version, cluster.namespace_policy
+        )
+    except DatabaseError:
+        log.exception("a share link could not be stored")
+        message = _(
+            "The share link could not be saved: the database refused the write (it may be "
+            "full or read-only). Your design is not lost: it is in this page’s address, "
+            "which you can copy and share instead."
+        )
+        return _share_failed(request, message, 503, urlencode(page_query(design, cluster)))
     path = reverse("shared-design", args=[share_id])
     if request.htmx:
         url = request.build_absolute_uri(path)
         return render(request, "designer/index.html#share-link", {"share_url": url})
     return redirect(path)
+
+
+def _share_failed(
+    request: HtmxHttpRequest, message: str, status: int, query: str = ""
+) -> HttpResponse:
+    """The reason beside the Share button (htmx: static/app.js swaps answers marked
+    X-Swap-Error, as htmx swaps no 4xx/5xx by itself), or a page linking back."""
+    context = {"share_error": message, "query": query or request.GET.urlencode()}
+    if request.htmx:
+        response = render(request, "designer/index.html#share-link", context, status=status)
+        response["X-Swap-Error"] = "true"
+        return response
+    return render(request, "share-failed.html", context, status=status)
 
 
 @require_http_methods(["GET", "HEAD"])

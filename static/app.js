@@ -31,3 +31,13 @@ document.addEventListener("submit", (event) => {
   if (!form || !form.elements.next) return;
   form.elements.next.value = window.location.pathname + window.location.search;
 });
+
+// htmx swaps no 4xx/5xx answer by itself, so a failed Share would do nothing visible. The
+// server marks answers that carry a message for the page (X-Swap-Error: true): show them.
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const xhr = event.detail.xhr;
+  if (xhr && xhr.status >= 400 && xhr.getResponseHeader("X-Swap-Error") === "true") {
+    event.detail.shouldSwap = true;
+    event.detail.isError = false;
+  }
+});

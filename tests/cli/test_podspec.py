@@ -55,6 +55,7 @@ def test_valid_pod_exits_0_and_prints_the_documented_json_shape(tmp_path: Path) 
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert report["errors"] == []
+    assert report["skipped"] == []
     (obj,) = report["objects"]
     assert obj == {
         "file": str(path),
@@ -63,6 +64,15 @@ def test_valid_pod_exits_0_and_prints_the_documented_json_shape(tmp_path: Path) 
         "kind": "Pod",
         "name": "trainer",
         "namespace": None,
+        "template": "",
+        "replicas": 1,
+        "replicasMin": None,
+        "replicasMax": None,
+        "replicasFrom": "",
+        "role": "",
+        "foundBy": "kind",
+        "operator": "",
+        "notes": [],
         "qosClass": "Guaranteed",
         "effectiveRequests": {"cpu": "8", "memory": "64Gi", "nvidia.com/gpu": "4"},
         "effectiveLimits": {"cpu": "8", "memory": "64Gi", "nvidia.com/gpu": "4"},
@@ -241,6 +251,28 @@ def test_a_wrongly_typed_field_is_reported_at_its_path_with_the_type_expected() 
         }
     ]
     assert obj["qosClass"] == "Guaranteed"  # cpu and memory can still be read
+
+
+def test_render_kind_pytorchjob_prints_a_pytorchjob_that_checks_clean(tmp_path: Path) -> None:
+    design = tmp_path / "d.json"
+    design.write_text('{"workload": "distributed", "export": {"workers": 3}}')
+    result = subprocess.run(
+        [sys.executable, "manage.py", "podspec", "render", "--kind", "PyTorchJob", str(design)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    out = tmp_path / "job.yaml"
+    out.write_text(result.stdout)
+    checked = podspec("--format", "json", str(out))
+    assert checked.returncode == 0
+    report = json.loads(checked.stdout)
+    assert [(o["template"], o["replicas"]) for o in report["objects"]] == [
+        ("spec.pytorchReplicaSpecs.Master.template", 1),
+        ("spec.pytorchReplicaSpecs.Worker.template", 2),
+    ]
 
 
 # --- Dynamic Resource Allocation ------------------------------------------------------------

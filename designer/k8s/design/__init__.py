@@ -17,13 +17,20 @@ from designer.k8s.design.convert import (
     design_from_pod,
     design_to_pod,
 )
+from designer.k8s.design.crd_schema import (
+    SchemaProblem,
+    validate_custom_resource,
+)
 from designer.k8s.design.dra import (
+    ADD_ALTERNATIVE,
     CLAIM_NAME,
     COMMON_SELECTORS,
     DRA_CHOICES,
+    REMOVE_ALTERNATIVE,
     CommonSelector,
     DraClaim,
     DraDesign,
+    claim_choice_field,
     dra_design,
     explain_dra,
 )
@@ -83,8 +90,15 @@ from designer.k8s.design.namespace import (
     DesignAdmission,
     admit_design,
 )
+from designer.k8s.design.operators import (
+    OPERATOR_KINDS,
+    OperatorExport,
+    export_operator_object,
+)
 from designer.k8s.design.planning import (
     DRA_MODE,
+    MAX_DRA_ALTERNATIVES,
+    MAX_DRA_SELECTORS,
     DraAlternative,
     GpuChoice,
     HeadroomChoice,
@@ -101,6 +115,12 @@ from designer.k8s.design.report import (
     failed_report,
     pod_report,
 )
+from designer.k8s.design.roundtrip import (
+    Patched,
+    RoundTripError,
+    patch_object,
+    template_pod,
+)
 from designer.k8s.design.workload_types import (
     SIZE_KEYS,
     TRAITS,
@@ -116,6 +136,7 @@ from designer.k8s.design.workload_types import (
 )
 
 __all__ = [
+    "ADD_ALTERNATIVE",
     "CLAIM_NAME",
     "COMMON_SELECTORS",
     "COMPLETION_INDEX_FIELD",
@@ -143,6 +164,8 @@ __all__ = [
     "HeadroomError",
     "JOB_NAME_LABEL",
     "MAX_CONTAINERS",
+    "MAX_DRA_ALTERNATIVES",
+    "MAX_DRA_SELECTORS",
     "MSG_HPA_NO_CPU",
     "MSG_INDEXED_TOTAL_GPU",
     "MSG_ONFAILURE",
@@ -153,10 +176,16 @@ __all__ = [
     "NAMESPACE_FROM_DESIGN",
     "NAMESPACE_FROM_POLICY",
     "NodeChoice",
+    "OPERATOR_KINDS",
+    "OperatorExport",
+    "Patched",
     "PodFacts",
     "PodReport",
+    "REMOVE_ALTERNATIVE",
     "Rendered",
+    "RoundTripError",
     "SIZE_KEYS",
+    "SchemaProblem",
     "Size",
     "TRAITS",
     "UnknownExportKind",
@@ -167,6 +196,7 @@ __all__ = [
     "admit_design",
     "applicable_choices",
     "apply_size",
+    "claim_choice_field",
     "design_action",
     "design_from_pod",
     "design_hints",
@@ -178,10 +208,12 @@ __all__ = [
     "explain_export",
     "export_kind",
     "export_objects",
+    "export_operator_object",
     "failed_report",
     "headroom_proposal",
     "job_totals",
     "memory_headroom",
+    "patch_object",
     "pod_manifest",
     "pod_report",
     "pod_yaml",
@@ -193,8 +225,10 @@ __all__ = [
     "render_design",
     "rollout_values",
     "settings_field",
+    "template_pod",
     "unregister_export_kind",
     "unregister_workload_type",
+    "validate_custom_resource",
     "warn_objects",
     "workload_of_kind",
     "workload_type",

@@ -22,7 +22,13 @@ from designer.k8s.core import FieldError, FieldWarning, Message, Pod
 from designer.k8s.design.actions import apply_gpu_choice, design_action
 from designer.k8s.design.canonical import pod_manifest
 from designer.k8s.design.convert import design_to_pod
-from designer.k8s.design.dra import DRA_CHOICES, DraDesign, dra_design, explain_dra
+from designer.k8s.design.dra import (
+    DRA_CHOICES,
+    DraDesign,
+    container_hints,
+    dra_design,
+    explain_dra,
+)
 from designer.k8s.design.explain import explain_export
 from designer.k8s.design.export import (
     PodFacts,
@@ -35,10 +41,12 @@ from designer.k8s.design.export import (
 from designer.k8s.design.hints import FieldHint, design_hints
 from designer.k8s.design.model import Design
 from designer.k8s.design.namespace import DesignAdmission, admit_design
-from designer.k8s.design.planning import Plan, plan
+from designer.k8s.design.operators import OPERATOR_KINDS, operator_problems
+from designer.k8s.design.planning import DRA_MODE, Plan, plan
 from designer.k8s.design.report import PodReport, pod_report
 from designer.k8s.gpu import sharing_modes
 from designer.k8s.manifest import dump_yaml_all
+from designer.k8s.operators import Finding
 
 
 @dataclass(frozen=True)
@@ -47,7 +55,7 @@ class ObjectProblem:
 
     index: int  # position in ``objects``
     kind: str
-    problem: FieldError | FieldWarning
+    problem: FieldError | FieldWarning | Finding
 
     def as_dict(self) -> dict[str, Any]:
         return {"object": self.index, "kind": self.kind, **self.problem.as_dict()}
@@ -73,6 +81,8 @@ class Rendered:
     # GPUs through Dynamic Resource Allocation: the claims, the exported templates, the
     # problems per choice field ("gpu.selectors[0]", ...). None for device-plugin modes.
     dra: DraDesign | None = None
+    # The part of ``explanation`` that is about the claims (a page shows it with them).
+    claim_explanation: tuple[Message, ...] = ()
     # The Kubernetes release the answers are for (None: the newest the engine models) and
     # what it does differently to the pod (pod paths).
     kubernetes_version: str | None = None
@@ -137,8 +147,12 @@ def applicable_choices(design: Design, kind: str) -> frozenset[str]:
     """The choice fields (``<group>.<field>``) that apply to a design exported as ``kind``."""
     mode = next((m for m in sharing_modes() if m.key == design.gpu.mode), None)
     fields = {f"gpu.{name}" for name in (mode.choices if mode else ())}
-    if design.gpu.mode == "dra":
+    if design.gpu.mode != DRA_MODE:
+        fields.add("gpu.mode")  # the device plugin's sharing mode; a claim replaces it
+    else:
         fields |= {f"gpu.{name}" for name in DRA_CHOICES}
+        if design.gpu.allocation_mode == "All":
+            fields.discard("gpu.count")  # every matching device: no count to give
         if design.node.source in NODE_SOURCE_CHOICES:
             fields.add("node.resource_slices")
     if design.node.source in NODE_SOURCE_CHOICES:
@@ -183,10 +197,19 @@ def render_design(
     checked = objects if wrapped else claim_objects
     object_errors = _own(objects, validate_objects(checked))
     object_warnings = _own(objects, warn_objects(objects)) if wrapped else []
+    if kind in OPERATOR_KINDS:
+        # An ML operator's object: its CRD schema and its operator's own rules check it.
+        errors, warnings = operator_problems(objects)
+        object_errors += [ObjectProblem(i, kind, p) for i, p in errors]
+        object_warnings += [ObjectProblem(i, kind, p) for i, p in warnings]
     explanation = explain_export(design.export, design.workload, facts)
+    claim_explanation: list[Message] = []
+    hints = design_hints(design)
     pods = export_kind(kind).copies(design.export)
     if dra is not None:
-        explanation = [*explanation, *explain_dra(dra, design, kind, pods)]
+        claim_explanation = explain_dra(dra, design, kind, pods)
+        explanation = [*explanation, *claim_explanation]
+        hints += [FieldHint(i, name, message) for i, name, message in container_hints(design, dra)]
     cluster = version or LATEST
     namespace = None
     if namespace_policy and namespace_policy.strip():
@@ -221,9 +244,10 @@ def render_design(
             qos=namespace.qos if admitted and namespace else report.qos,
             claim_objects=tuple(claim_objects),
         ),
-        hints=design_hints(design),
+        hints=hints,
         applicable=applicable_choices(design, kind),
         dra=dra,
+        claim_explanation=tuple(claim_explanation),
         kubernetes_version=cluster.version,
         version_notes=tuple(version_notes(pod, cluster)) if cluster.version else (),
         namespace=namespace,

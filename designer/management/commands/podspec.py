@@ -166,6 +166,16 @@ def design_from_input(data: bytes, workload: str | None) -> Design:
     return design_from_pod(pod, workload or workload_of_kind(first.kind))
 
 
+def _pods(obj: dict[str, Any]) -> str:
+    """How many pods a template stands for, as the text output says it."""
+    if obj.get("replicas") is not None:
+        return f"{obj['replicas']} pod(s)"
+    low, high = obj.get("replicasMin"), obj.get("replicasMax")
+    if low is not None or high is not None:
+        return f"{low if low is not None else 0}..{high if high is not None else '?'} pod(s)"
+    return "pods: not fixed by the object"
+
+
 def _admitted(obj: dict[str, Any]) -> bool:
     admission = obj.get("admission")
     return admission is None or admission["allowed"]
@@ -221,7 +231,14 @@ def format_text(result: dict[str, Any]) -> str:
             f"{obj['namespace']}/{obj['name']}" if obj["namespace"] else obj["name"] or "<unnamed>"
         )
         where = f"{obj['file']}#{obj['document']}" + (f" {obj['path']}" if obj["path"] else "")
-        lines.append(f"{obj['kind']} {name} ({where}): QoS {obj['qosClass'] or 'unknown'}")
+        template = obj.get("template") or ""
+        if template:
+            where += f" {template}"
+        shape = " (found by shape)" if obj.get("foundBy") == "shape" else ""
+        lines.append(
+            f"{obj['kind']} {name} ({where}){shape}: QoS {obj['qosClass'] or 'unknown'}, "
+            f"{_pods(obj)}"
+        )
         requests = ", ".join(f"{k}={v}" for k, v in obj["effectiveRequests"].items()) or "none"
         limits = ", ".join(f"{k}={v}" for k, v in obj["effectiveLimits"].items()) or "none"
         lines.append(f"  requests: {requests}")
@@ -230,13 +247,24 @@ def format_text(result: dict[str, Any]) -> str:
             lines.append(f"  why: {reason}")
         for err in obj["errors"]:
             # The API server's wording: "Required value", "Invalid value: ...: <detail>".
-            kind = ERROR_TYPE_TEXT.get(err["type"], err["type"])
-            detail = f"{kind}: {err['message']}" if err["message"] else kind
-            lines.append(f"  error: {err['field']}: {detail}")
+            kind = ERROR_TYPE_TEXT.get(err.get("type", ""), err.get("type", ""))
+            detail = (
+                f"{kind}: {err['message']}" if kind and err["message"] else kind or err["message"]
+            )
+            origin = f" ({err['origin']})" if err.get("origin") else ""
+            lines.append(f"  error: {err['field']}: {detail}{origin}")
         for warning in obj["warnings"]:
-            lines.append(f"  warning: {warning['field']}: {warning['message']}")
+            origin = f" ({warning['origin']})" if warning.get("origin") else ""
+            lines.append(f"  warning: {warning['field']}: {warning['message']}{origin}")
+        for note in obj.get("notes") or []:
+            lines.append(f"  note: {note['field']}: {note['message']} ({note['origin']})")
         lines += [f"  {line}" for line in claim_lines(obj.get("claims") or [])]
         lines += format_admission(obj)
+    for skipped in result.get("skipped") or []:
+        where = f"{skipped['file']}#{skipped['document']}"
+        where += f" {skipped['path']}" if skipped["path"] else ""
+        name = skipped["name"] or "<unnamed>"
+        lines.append(f"{skipped['kind']} {name} ({where}): skipped: {skipped['reason']}")
     for dra in result.get("draObjects") or []:
         lines += dra_object_lines(dra)
     lines += format_policies(result)
@@ -247,6 +275,7 @@ def format_text(result: dict[str, Any]) -> str:
     denied = sum(1 for o in result["objects"] if not _admitted(o))
     summary = (
         f"{len(result['objects'])} workload(s), {with_errors} with errors, "
+        f"{len(result.get('skipped') or [])} without a pod template, "
         f"{len(result['errors'])} unreadable document(s)"
     )
     if result.get("draObjects"):
