@@ -782,7 +782,7 @@ def _policy_text(value: str | dict[str, Any] | list[Any] | None) -> str | None:
         return value
     if isinstance(value, list):
         value = {"apiVersion": "v1", "kind": "List", "items": value}
-    return orjson.dumps(value).decode()
+    return dumps_json(value).decode()
 
 
 def render_answer(
@@ -823,7 +823,7 @@ def render_endpoint(request: HttpRequest, design: RenderIn) -> Any:
         )
     # The engine's dict as is (as /analyze): the namespace keys are there only when a
     # namespacePolicy was sent, rather than null (which would read as "no policy applies").
-    return HttpResponse(orjson.dumps(answer), content_type="application/json; charset=utf-8")
+    return HttpResponse(dumps_json(answer), content_type="application/json; charset=utf-8")
 
 
 def _first_workload(text: str) -> Workload:

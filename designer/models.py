@@ -6,7 +6,7 @@ import hashlib
 import json
 import re
 
-from django.db import models
+from django.db import models, transaction
 from pydantic import ValidationError
 
 from designer.k8s.design import Design
@@ -98,16 +98,18 @@ class SharedCluster(models.Model):
 
     @classmethod
     def save_page(cls, design: Design, kubernetes_version: str, namespace_policy: str) -> str:
-        """Store the design with its cluster; the share id."""
-        shared = SharedDesign.save_design(design)
-        page, _created = cls.objects.get_or_create(
-            id=cls.page_id(shared.id, kubernetes_version, namespace_policy),
-            defaults={
-                "design": shared,
-                "kubernetes_version": kubernetes_version,
-                "namespace_policy": namespace_policy,
-            },
-        )
+        """Store the design with its cluster (both rows or neither); the share id. Raises
+        DatabaseError when the database refuses the write."""
+        with transaction.atomic():
+            shared = SharedDesign.save_design(design)
+            page, _created = cls.objects.get_or_create(
+                id=cls.page_id(shared.id, kubernetes_version, namespace_policy),
+                defaults={
+                    "design": shared,
+                    "kubernetes_version": kubernetes_version,
+                    "namespace_policy": namespace_policy,
+                },
+            )
         return page.id
 
     @classmethod

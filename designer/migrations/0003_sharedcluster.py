@@ -1,4 +1,5 @@
-"""Share links keep the cluster (Kubernetes version, namespace policy) beside the design (issue #12)."""
+"""Share links keep the cluster (Kubernetes version, namespace policy) beside the design
+(issue #12)."""
 
 import django.db.models.deletion
 from django.db import migrations, models
