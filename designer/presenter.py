@@ -404,6 +404,14 @@ def _namespace_context(results: Results) -> dict[str, Any]:
     return {"ns_view": view}
 
 
+def _advice(results: Results) -> list[Any]:
+    """The advice for the pod that runs: the admitted one when a namespace policy applies."""
+    ns = results.rendered.namespace if results.rendered else None
+    if ns is not None and ns.admission is not None:
+        return ns.advice
+    return results.report.advice if results.report else []
+
+
 def _version_context(results: Results) -> dict[str, Any]:
     rendered = results.rendered
     return {
@@ -572,7 +580,7 @@ def results_context(results: Results, *, oob: bool, containers: int | None = Non
         else [],
         "advice": [
             {"message": translate(a.message), "reason": translate(a.reason)}
-            for a in (results.report.advice if results.report else [])
+            for a in _advice(results)
         ],
         **_qos_context(results),
         "oob": oob,

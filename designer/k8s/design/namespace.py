@@ -23,6 +23,7 @@ from designer.k8s.admission import (
 )
 from designer.k8s.apiserver import ClusterVersion
 from designer.k8s.core import Message, Pod, gettext_noop
+from designer.k8s.design.advice import Advice, pod_advice
 from designer.k8s.kubelet import QosResult, pod_qos
 
 NAMESPACE_FROM_DESIGN = "design"  # the design sets metadata.namespace
@@ -57,6 +58,7 @@ class DesignAdmission:
     notes: list[PolicyNote] = field(default_factory=list)  # objects read but not applied
     unreadable: list[tuple[int | None, str]] = field(default_factory=list)
     other_namespaces: list[str] = field(default_factory=list)  # pasted, not the pod's
+    advice: list[Advice] = field(default_factory=list)  # for the admitted pod (a workload's)
 
     @property
     def invalid(self) -> list[PolicyReport]:
@@ -126,11 +128,15 @@ def admit_design(
     written_qos: str | None,
     kind: str = "Pod",
     replicas: int = 1,
+    workload: str | None = None,
+    claim_gpus: int = 0,
 ) -> DesignAdmission:
     """``pod`` (a design's, as written; ``defaulted`` as the API server stores it for
     ``version``) through the namespace policy of ``policy_text``. ``kind`` and ``replicas``
     are the export's: how many such pods the workload runs at once, and whether the API
-    server's messages can name the pod (only a bare Pod has its name before it exists)."""
+    server's messages can name the pod (only a bare Pod has its name before it exists).
+    With ``workload``, the advice is the admitted pod's (what runs: a BestEffort pod a
+    LimitRange makes Burstable is advised as Burstable)."""
     text = read_policy_text(policy_text, version=version)
     own = pod.metadata.namespace or ""
     named = text.namespaces
@@ -143,6 +149,7 @@ def admit_design(
     policies, reports = text.policies(version, namespace)
     policy = policies.get(namespace)
     admission = qos = None
+    advice: list[Advice] = []
     if policy is not None:
         name = (pod.metadata.name or None) if kind == "Pod" else None
         admission = admit(
@@ -155,6 +162,15 @@ def admit_design(
             pod_name=lambda _ordinal: name,
         )
         qos = pod_qos(admission.pod, defaulted=admission.pod, version=version)
+        if workload:
+            advice = pod_advice(
+                admission.pod,
+                workload,
+                admission.qos_class,
+                admission.requests,
+                admission.limits,
+                claim_gpus=claim_gpus,
+            )
     return DesignAdmission(
         namespace=namespace,
         namespace_from=source,
@@ -164,4 +180,5 @@ def admit_design(
         notes=text.notes,
         unreadable=text.unreadable,
         other_namespaces=sorted(set(policies) - {namespace}),
+        advice=advice,
     )

@@ -221,6 +221,8 @@ def render_design(
             written_qos=report.qos_class,
             kind=kind,
             replicas=pods,
+            workload=design.workload,
+            claim_gpus=devices,
         )
     admitted = namespace.admission if namespace else None
     return Rendered(

@@ -199,3 +199,14 @@ def test_the_designer_and_podspec_check_agree_for_the_same_pod_policy_and_versio
         assert _comparable(checked["admission"]) == _comparable(
             ns.admission.as_dict() if ns.admission else None
         )
+
+
+def test_the_advice_is_the_admitted_pods() -> None:
+    design = best_effort(workload="training")
+    design.containers[0].gpus = "1"
+    written = render_design(design, version=V135)
+    admitted = render_design(design, version=V135, namespace_policy=DEFAULTS)
+    assert "BestEffort" in written.report.advice[0].message.text
+    ns = admitted.namespace
+    assert ns is not None and ns.advice
+    assert not any("BestEffort" in a.message.text for a in ns.advice)
