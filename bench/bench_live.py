@@ -161,7 +161,9 @@ def main() -> None:
             query.pop("c-0-memory_limit", None)
             live_path = "/?" + urlencode(query)
             script = Path(tmp) / "live.lua"
-            script.write_text(LUA % live_path.replace("%", "%%"))
+            # Python's % inserts the path as is (a Lua string literal keeps its % signs):
+            # doubling them sent "nvidia.com%%2Fgpu", a design with errors.
+            script.write_text(LUA % live_path)
             # Warm both up (templates load, caches fill) before measuring.
             wrk(f"{base}/bench/bare", 2, args.connections, args.threads, None)
             wrk(base + live_path, 2, args.connections, args.threads, str(script))
@@ -169,7 +171,7 @@ def main() -> None:
             live = wrk(base + live_path, args.seconds, args.connections, args.threads, str(script))
             policy_path = "/?" + urlencode({**query, "namespace_policy": POLICY})
             policy_script = Path(tmp) / "policy.lua"
-            policy_script.write_text(LUA % policy_path.replace("%", "%%"))
+            policy_script.write_text(LUA % policy_path)
             wrk(base + policy_path, 2, args.connections, args.threads, str(policy_script))
             policy = wrk(
                 base + policy_path, args.seconds, args.connections, args.threads, str(policy_script)
