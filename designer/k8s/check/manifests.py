@@ -192,8 +192,19 @@ def check_workload(
     (``key``: the workload's memo key when the caller has it)."""
     if key is None and memo is not None:
         key = memo_key(workload)
-    if key is not None and memo is not None and key in memo:
-        return CheckedObject(file, workload, memo[key])
+    return CheckedObject(file, workload, _shared_report(workload, memo, version, key))
+
+
+def _shared_report(
+    workload: Workload,
+    memo: dict[bytes, PodReport] | None,
+    version: ClusterVersion | None,
+    key: bytes | None,
+) -> PodReport:
+    if key is not None and memo is not None:
+        report = memo.get(key)
+        if report is not None:
+            return report
     try:
         report = _report(workload, version)
     except (ArithmeticError, LookupError, TypeError, ValueError, RecursionError):
@@ -203,7 +214,7 @@ def check_workload(
         report = failed_report([FieldError(workload.pod_spec_path, "InternalError", INTERNAL)])
     if key is not None and memo is not None:
         memo[key] = report
-    return CheckedObject(file, workload, report)
+    return report
 
 
 def _report(workload: Workload, version: ClusterVersion | None = None) -> PodReport:
@@ -358,12 +369,10 @@ def _check_documents(
     objects: list[CheckedObject] = []
     for group in _by_object(workloads):
         keys = [memo_key(w) for w in group]
-        reports = [
-            check_workload(file, w, memo, version, k) for w, k in zip(group, keys, strict=True)
-        ]
         extras = operator_reports(group, keys, operator_memo)
-        for checked, extra in zip(reports, extras, strict=True):
-            objects.append(CheckedObject(file, checked.workload, checked.report, operator=extra))
+        for w, k, extra in zip(group, keys, extras, strict=True):
+            report = _shared_report(w, memo, version, k)
+            objects.append(CheckedObject(file, w, report, operator=extra))
     errors = [InputError(file, e.document, e.message, e.hostile) for e in read_errors]
     skipped = [skipped_entry(file, s) for s in scan.skipped]
     return objects, errors, skipped, read_dra_objects(file, documents)

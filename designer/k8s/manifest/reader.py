@@ -231,6 +231,8 @@ def _has_long_integer(data: bytes) -> bool:
             return False
         i = mask.find(_TWENTY_DIGITS, end)
     return False
+
+
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
