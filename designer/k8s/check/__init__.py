@@ -2,13 +2,7 @@
 
 from __future__ import annotations
 
-from designer.k8s.check.admission import (
-    DEFAULT_NAMESPACE,
-    POLICY_KINDS,
-    PodAdmission,
-    PolicyReport,
-    admit_pod,
-)
+from designer.k8s.admission import DEFAULT_NAMESPACE, POLICY_KINDS, PolicyReport
 from designer.k8s.check.manifests import (
     CheckedObject,
     CheckResult,
@@ -30,9 +24,7 @@ __all__ = [
     "DEFAULT_NAMESPACE",
     "InputError",
     "POLICY_KINDS",
-    "PodAdmission",
     "PolicyReport",
-    "admit_pod",
     "check_files",
     "default_jobs",
     "check_text",

@@ -10,7 +10,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from designer.k8s.admission import Admission
+from designer.k8s.admission import Admission, FoundPolicy, PolicyReport, is_policy
 from designer.k8s.apiserver import (
     DEFAULT_VERSION,
     ClusterVersion,
@@ -19,7 +19,7 @@ from designer.k8s.apiserver import (
     pod_from_parts,
     pod_with_defaults,
 )
-from designer.k8s.check.admission import FoundPolicy, PolicyReport, apply_policies, is_policy
+from designer.k8s.check.admission import apply_policies
 from designer.k8s.check.claims import ClaimLinks, link_claims, read_dra_objects
 from designer.k8s.check.memo import memo_key
 from designer.k8s.check.operators import path_rewriter, skipped_entry, template_section

@@ -83,6 +83,13 @@ from designer.k8s.design.model import (
     apply_size,
     preset_design,
 )
+from designer.k8s.design.namespace import (
+    NAMESPACE_DEFAULT,
+    NAMESPACE_FROM_DESIGN,
+    NAMESPACE_FROM_POLICY,
+    DesignAdmission,
+    admit_design,
+)
 from designer.k8s.design.operators import (
     OPERATOR_KINDS,
     OperatorExport,
@@ -138,6 +145,7 @@ __all__ = [
     "DRA_CHOICES",
     "DRA_MODE",
     "Design",
+    "DesignAdmission",
     "DesignError",
     "DraAlternative",
     "DraClaim",
@@ -164,6 +172,9 @@ __all__ = [
     "MSG_PFP",
     "MSG_ROLLOUT_DEFAULT",
     "MSG_ROLLOUT_GPU",
+    "NAMESPACE_DEFAULT",
+    "NAMESPACE_FROM_DESIGN",
+    "NAMESPACE_FROM_POLICY",
     "NodeChoice",
     "OPERATOR_KINDS",
     "OperatorExport",
@@ -182,6 +193,7 @@ __all__ = [
     "WORKLOAD_OF_KIND",
     "WORKLOAD_TYPES",
     "WorkloadType",
+    "admit_design",
     "applicable_choices",
     "apply_size",
     "claim_choice_field",
