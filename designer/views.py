@@ -18,16 +18,20 @@ from django_htmx.http import replace_url
 from django_htmx.middleware import HtmxDetails
 
 from designer.forms import (
+    Cluster,
+    ClusterForm,
     ContainerFormSet,
     PodForm,
+    cluster_from_forms,
+    cluster_from_query,
     design_from_forms,
     design_from_query,
     design_initial,
-    design_query,
+    page_query,
 )
 from designer.k8s.core import Message
 from designer.k8s.design import Design, UnknownWorkloadType, preset_design
-from designer.models import SharedDesign
+from designer.models import SharedCluster
 from designer.origins import keep_origin, resolve_origin
 from designer.presenter import Results, design_results, designer_context, results_context
 
@@ -44,13 +48,22 @@ def _bind(data: QueryDict) -> tuple[PodForm, Any, Design | None]:
     return pod_form, formset, design_from_forms(pod_form, formset)
 
 
+def _bind_cluster(data: QueryDict | dict[str, str]) -> tuple[ClusterForm | None, Cluster]:
+    """The Kubernetes version and namespace policy of a query (None and the defaults when
+    it names neither)."""
+    if not any(name in data for name in ClusterForm.base_fields):
+        return None, Cluster()
+    form = ClusterForm(data)
+    return form, cluster_from_forms(form)
+
+
 def _unbound(design: Design) -> tuple[PodForm, Any]:
     pod_initial, containers = design_initial(design)
     return PodForm(initial=pod_initial), ContainerFormSet(initial=containers, prefix="c")
 
 
-def _design_url(design: Design) -> str:
-    return f"{reverse('index')}?{urlencode(design_query(design))}"
+def _design_url(design: Design, cluster: Cluster) -> str:
+    return f"{reverse('index')}?{urlencode(page_query(design, cluster))}"
 
 
 @require_http_methods(["GET", "HEAD"])
@@ -66,27 +79,33 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
             # A live update (a typed value): read the design straight from the query; only
             # a query the forms must explain takes the forms' way below.
             design, notice = resolve_origin(design_from_query(data))
-            if design is not None:
-                return _render_results(request, design_results(design, notice=notice))
+            cluster = cluster_from_query(data)
+            if design is not None and cluster is not None:
+                return _render_results(
+                    request, design_results(design, cluster=cluster, notice=notice)
+                )
         pod_form, formset, design = _bind(data)
         design, notice = resolve_origin(design)
+        cluster_form, cluster = _bind_cluster(data)
         results = design_results(
             design,
             pod_form,
             formset,
             action=action,
             changed=data.get("changed", ""),
+            cluster=cluster,
+            cluster_form=cluster_form,
             notice=notice,
         )
         if action and results.design is not None:
             if not request.htmx:
                 # Without JavaScript, a button click lands on the canonical URL so a
                 # reload does not repeat it.
-                return redirect(_design_url(results.design))
+                return redirect(_design_url(results.design, cluster))
             # The action changed the design: the form shows the new one (a valid form had
             # no form errors, so the results stand as they are).
             pod_form, formset = _unbound(results.design)
-        return _render_designer(request, pod_form, formset, results)
+        return _render_designer(request, pod_form, formset, results, cluster_form)
     problem: Message | None = None
     try:
         design = preset_design(
@@ -96,9 +115,11 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
         problem = exc.message
         design = preset_design("training")
     pod_form, formset = _unbound(design)
-    return _render_designer(
-        request, pod_form, formset, design_results(design, pod_form, formset, problem=problem)
+    cluster_form, cluster = _bind_cluster(data)
+    results = design_results(
+        design, pod_form, formset, problem=problem, cluster=cluster, cluster_form=cluster_form
     )
+    return _render_designer(request, pod_form, formset, results, cluster_form)
 
 
 def _render_results(request: HtmxHttpRequest, results: Results) -> HttpResponse:
@@ -109,10 +130,16 @@ def _render_results(request: HtmxHttpRequest, results: Results) -> HttpResponse:
 
 
 def _render_designer(
-    request: HtmxHttpRequest, pod_form: PodForm, formset: Any, results: Results
+    request: HtmxHttpRequest,
+    pod_form: PodForm,
+    formset: Any,
+    results: Results,
+    cluster_form: ClusterForm | None = None,
 ) -> HttpResponse:
     target = request.htmx.target if request.htmx else None
-    context = designer_context(pod_form, formset, results, oob=target == "results")
+    context = designer_context(
+        pod_form, formset, results, oob=target == "results", cluster_form=cluster_form
+    )
     template = "designer/index.html"
     if request.htmx:
         template += "#results" if target == "results" else "#designer"
@@ -127,7 +154,8 @@ def export_yaml(request: HttpRequest) -> HttpResponse:
     """The preview's YAML as a download; refused (409) while the design has errors."""
     pod_form, formset, design = _bind(request.GET)
     design, _notice = resolve_origin(design)
-    results = design_results(design, pod_form, formset)
+    cluster_form, cluster = _bind_cluster(request.GET)
+    results = design_results(design, pod_form, formset, cluster=cluster, cluster_form=cluster_form)
     if not results.downloadable or results.design is None:
         return HttpResponse(
             _("The design has errors; fix them before downloading the YAML."),
@@ -150,8 +178,11 @@ def share(request: HtmxHttpRequest) -> HttpResponse:
     design, _notice = resolve_origin(design)
     if design is None:
         return _share_failed(request, _("The design has form errors; fix them to share it."), 400)
+    _cluster_form, cluster = _bind_cluster(data)
     try:
-        shared = SharedDesign.save_design(design)
+        share_id = SharedCluster.save_page(
+            design, cluster.kubernetes_version, cluster.namespace_policy
+        )
     except DatabaseError:
         log.exception("a share link could not be stored")
         message = _(
@@ -159,8 +190,8 @@ def share(request: HtmxHttpRequest) -> HttpResponse:
             "full or read-only). Your design is not lost: it is in this page’s address, "
             "which you can copy and share instead."
         )
-        return _share_failed(request, message, 503, urlencode(design_query(design)))
-    path = reverse("shared-design", args=[shared.id])
+        return _share_failed(request, message, 503, urlencode(page_query(design, cluster)))
+    path = reverse("shared-design", args=[share_id])
     if request.htmx:
         url = request.build_absolute_uri(path)
         return render(request, "designer/index.html#share-link", {"share_url": url})
@@ -183,9 +214,12 @@ def _share_failed(
 @require_http_methods(["GET", "HEAD"])
 @vary_on_headers("HX-Request", "HX-Target")
 def shared_design(request: HtmxHttpRequest, share_id: str) -> HttpResponse:
-    design = SharedDesign.load_design(share_id)
-    if design is None:
+    page = SharedCluster.load_page(share_id)
+    if page is None:
         raise Http404(_("No shared design has this link. It may have been mistyped."))
+    design, cluster_values = page
     design = keep_origin(design)
     pod_form, formset = _unbound(design)
-    return _render_designer(request, pod_form, formset, design_results(design, pod_form, formset))
+    cluster_form, cluster = _bind_cluster(cluster_values)
+    results = design_results(design, pod_form, formset, cluster=cluster, cluster_form=cluster_form)
+    return _render_designer(request, pod_form, formset, results, cluster_form)

@@ -10,7 +10,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from designer.k8s.admission import Admission
+from designer.k8s.admission import Admission, FoundPolicy, PolicyReport, is_policy
 from designer.k8s.apiserver import (
     DEFAULT_VERSION,
     ClusterVersion,
@@ -19,7 +19,7 @@ from designer.k8s.apiserver import (
     pod_from_parts,
     pod_with_defaults,
 )
-from designer.k8s.check.admission import FoundPolicy, PolicyReport, apply_policies, is_policy
+from designer.k8s.check.admission import apply_policies
 from designer.k8s.check.claims import ClaimLinks, link_claims, read_dra_objects
 from designer.k8s.check.memo import memo_key
 from designer.k8s.check.operators import path_rewriter, skipped_entry, template_section
@@ -312,18 +312,40 @@ def _check_documents(
         return [], [InputError(file, None, message)], [], DraObjects()
     if policies is not None:
         policies += [FoundPolicy(file, s) for s in scan.skipped if is_policy(s)]
-    memo: dict[bytes, PodReport] = {}
-    operator_memo: dict[Any, OperatorReport] = {}
+    objects = check_workloads(file, workloads, version)
+    errors = [InputError(file, e.document, e.message, e.hostile) for e in read_errors]
+    skipped = [skipped_entry(file, s) for s in scan.skipped]
+    return objects, errors, skipped, read_dra_objects(file, documents)
+
+
+# A memo of one check holds a report per distinct pod template; a dump of pods that share
+# nothing would otherwise keep every pod's report (and Pod model) alive to the end.
+MEMO_LIMIT = 8192
+
+
+def check_workloads(
+    file: str,
+    workloads: list[Workload],
+    version: ClusterVersion | None = None,
+    memo: dict[bytes, PodReport] | None = None,
+    operator_memo: dict[Any, OperatorReport] | None = None,
+) -> list[CheckedObject]:
+    """The workloads of one file checked, in order; identical pod templates (by memo key)
+    share their report, in ``memo`` when given (a caller checking many slices of one dump)."""
+    memo = {} if memo is None else memo
+    operator_memo = {} if operator_memo is None else operator_memo
     objects: list[CheckedObject] = []
     for group in _by_object(workloads):
+        if len(memo) > MEMO_LIMIT:
+            memo.clear()
+        if len(operator_memo) > MEMO_LIMIT:
+            operator_memo.clear()
         keys = [memo_key(w) for w in group]
         extras = operator_reports(group, keys, operator_memo)
         for w, k, extra in zip(group, keys, extras, strict=True):
             report = _shared_report(w, memo, version, k)
             objects.append(CheckedObject(file, w, report, operator=extra))
-    errors = [InputError(file, e.document, e.message, e.hostile) for e in read_errors]
-    skipped = [skipped_entry(file, s) for s in scan.skipped]
-    return objects, errors, skipped, read_dra_objects(file, documents)
+    return objects
 
 
 def _by_object(workloads: list[Workload]) -> list[list[Workload]]:

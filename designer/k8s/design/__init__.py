@@ -87,6 +87,13 @@ from designer.k8s.design.model import (
     apply_size,
     preset_design,
 )
+from designer.k8s.design.namespace import (
+    NAMESPACE_DEFAULT,
+    NAMESPACE_FROM_DESIGN,
+    NAMESPACE_FROM_POLICY,
+    DesignAdmission,
+    admit_design,
+)
 from designer.k8s.design.operators import (
     MODEL_FORMATS,
     OPERATOR_KINDS,
@@ -156,6 +163,7 @@ __all__ = [
     "DRA_MODE",
     "DROP_ORIGIN",
     "Design",
+    "DesignAdmission",
     "DesignError",
     "DraAlternative",
     "DraClaim",
@@ -184,6 +192,9 @@ __all__ = [
     "MSG_PFP",
     "MSG_ROLLOUT_DEFAULT",
     "MSG_ROLLOUT_GPU",
+    "NAMESPACE_DEFAULT",
+    "NAMESPACE_FROM_DESIGN",
+    "NAMESPACE_FROM_POLICY",
     "NodeChoice",
     "OPERATOR_KINDS",
     "OperatorExport",
@@ -206,6 +217,7 @@ __all__ = [
     "WORKLOAD_OF_KIND",
     "WORKLOAD_TYPES",
     "WorkloadType",
+    "admit_design",
     "applicable_choices",
     "applicable_object",
     "apply_size",

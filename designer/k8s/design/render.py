@@ -12,7 +12,13 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-from designer.k8s.apiserver import ClusterVersion, validate_objects
+from designer.k8s.apiserver import (
+    LATEST,
+    ClusterVersion,
+    VersionNote,
+    validate_objects,
+    version_notes,
+)
 from designer.k8s.core import FieldError, FieldWarning, Message, Pod, Quantity, format_resources
 from designer.k8s.design.actions import apply_gpu_choice, design_action
 from designer.k8s.design.canonical import pod_manifest
@@ -35,6 +41,7 @@ from designer.k8s.design.export import (
 )
 from designer.k8s.design.hints import FieldHint, design_hints
 from designer.k8s.design.model import Design
+from designer.k8s.design.namespace import DesignAdmission, admit_design
 from designer.k8s.design.operators import OPERATOR_KINDS, operator_problems, setting_hints
 from designer.k8s.design.origin import (
     MSG_ORIGIN_PODS,
@@ -93,10 +100,25 @@ class Rendered:
     inherited_errors: list[ObjectProblem] = field(default_factory=list)
     # What to say beside an export setting (ExportSettings field -> message).
     setting_hints: dict[str, Message] = field(default_factory=dict)
+    # The Kubernetes release the answers are for (None: the newest the engine models) and
+    # what it does differently to the pod (pod paths).
+    kubernetes_version: str | None = None
+    version_notes: tuple[VersionNote, ...] = ()
+    # The pod through the pasted namespace policy (None: no policy text). When it applies,
+    # ``plan`` (node fit, cgroups, eviction) is the admitted pod's: what the node runs.
+    namespace: DesignAdmission | None = None
 
     @property
     def ok(self) -> bool:
+        """The API server accepts the YAML (admission may still refuse it in a namespace:
+        ``namespace.admission.allowed``)."""
         return self.report.ok and not self.object_errors
+
+    @property
+    def qos_class(self) -> str | None:
+        """The class of the pod the node runs: after admission when a policy applies."""
+        admission = self.namespace.admission if self.namespace else None
+        return admission.qos_class if admission else self.report.qos_class
 
     def as_dict(self) -> dict[str, Any]:
         """The ``POST /api/v1/render`` answer."""
@@ -113,6 +135,9 @@ class Rendered:
             "claims": [c.as_dict() for c in self.dra.claims] if self.dra else [],
             "explanation": [line.text for line in self.explanation],
             "origin": self.origin.as_dict() if self.origin else None,
+            "kubernetesVersion": self.kubernetes_version,
+            "versionNotes": [n.as_dict() for n in self.version_notes],
+            **(self.namespace.as_dict() if self.namespace else {}),
         }
 
 
@@ -170,11 +195,14 @@ def render_design(
     changed: str = "",
     *,
     version: ClusterVersion | None = None,
+    namespace_policy: str | None = None,
 ) -> Rendered:
     """Render a design, after a designer ``action`` (a button: add a container, apply a
     preset, ...) when one is given; raises DesignError when its kept manifest fields cannot
     form a Pod. ``version`` answers for that Kubernetes release (None: the newest the
-    engine models)."""
+    engine models). ``namespace_policy`` is the text of the namespace's LimitRanges and
+    ResourceQuotas (``kubectl get limitrange,resourcequota -n team -o yaml``): read once,
+    and the pod the node runs is the admitted one (design.namespace)."""
     if origin_active(design) and not design.containers:
         # A design given as its origin alone (the API): the origin's template.
         try:
@@ -225,6 +253,7 @@ def render_design(
             )
         claim_explanation: list[Message] = []
         hints = design_hints(design)
+        claim_objects: list[dict[str, Any]] = []
         dra = None  # a claim is not written back (origin.unwritten says so)
         # ==== end of issue 11
     else:
@@ -249,14 +278,29 @@ def render_design(
         explanation = explain_export(design.export, design.workload, facts)
         claim_explanation = []
         hints = design_hints(design)
+        pods = export_kind(kind).copies(design.export)
         if dra is not None:
-            pods = export_kind(kind).copies(design.export)
             claim_explanation = explain_dra(dra, design, kind, pods)
             explanation = [*explanation, *claim_explanation]
             hints += [
                 FieldHint(i, name, message) for i, name, message in container_hints(design, dra)
             ]
         totals = job_totals(facts, design.export, design.workload)
+    cluster = version or LATEST
+    namespace = None
+    if namespace_policy and namespace_policy.strip():
+        namespace = admit_design(
+            pod,
+            report.defaulted or pod,
+            namespace_policy,
+            version=cluster,
+            written_qos=report.qos_class,
+            kind=kind,
+            replicas=pods,
+            workload=design.workload,
+            claim_gpus=devices,
+        )
+    admitted = namespace.admission if namespace else None
     return Rendered(
         design=design,
         pod=pod,
@@ -269,14 +313,14 @@ def render_design(
         totals=totals,
         yaml=origin.yaml if origin is not None else dump_yaml_all(objects),
         plan=plan(
-            pod,
+            admitted.pod if admitted else pod,
             design.gpu,
             design.node,
             design.headroom,
             design.shm_size,
-            defaulted=report.defaulted,
-            qos=report.qos,
-            claim_objects=tuple(dra.objects) if dra else (),
+            defaulted=admitted.pod if admitted else report.defaulted,
+            qos=namespace.qos if admitted and namespace else report.qos,
+            claim_objects=tuple(claim_objects),
         ),
         hints=hints,
         applicable=applicable_choices(design, kind),
@@ -285,6 +329,9 @@ def render_design(
         origin=origin,
         inherited_errors=inherited,
         setting_hints=hints_for_settings,
+        kubernetes_version=cluster.version,
+        version_notes=tuple(version_notes(pod, cluster)) if cluster.version else (),
+        namespace=namespace,
     )
 
 
