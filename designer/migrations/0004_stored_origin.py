@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("designer", "0002_shared_design_text_and_analyses"),
+        ("designer", "0003_sharedcluster"),
     ]
 
     operations = [
