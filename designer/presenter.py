@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from designer.forms import (
     ContainerForm,
@@ -21,6 +21,9 @@ from designer.forms import (
     design_query,
     field_for_choice,
     field_for_path,
+    field_label,
+    format_pairs,
+    touched_text,
 )
 from designer.i18n import translate
 from designer.k8s.core import Message, format_resources
@@ -36,6 +39,7 @@ from designer.k8s.design import (
     settings_field,
     workload_type,
 )
+from designer.k8s.gpu import mig_profiles
 
 
 @dataclass
@@ -57,6 +61,8 @@ class Results:
     slots: dict[str, list[FieldMessage]] = field(default_factory=dict)
     form_invalid: bool = False
     rendered: Rendered | None = None
+    # The user's edited fields (engine keys), as the page sent them or the action left them.
+    touched: frozenset[str] = frozenset()
 
     @property
     def plan(self) -> Any:
@@ -84,12 +90,15 @@ def design_results(
     *,
     action: str = "",
     changed: str = "",
+    touched: frozenset[str] = frozenset(),
+    was: str = "",
     problem: Message | None = None,
 ) -> Results:
-    """Run the engine once on a design (after a button's ``action``) and place its messages
-    beside the form fields (and the forms' own errors, when there are forms: the live
-    update's fast path has none, see forms.design_from_query). ``problem`` is a message for
-    the whole pod (e.g. an unknown workload type in a deep link)."""
+    """Run the engine once on a design (after a button's ``action``; ``changed``,
+    ``touched``, ``was``: see design.apply_action) and place its messages beside the form
+    fields (and the forms' own errors, when there are forms: the live update's fast path has
+    none, see forms.design_from_query). ``problem`` is a message for the whole pod (e.g. an
+    unknown workload type in a deep link)."""
     slots: dict[str, list[FieldMessage]] = {}
 
     def add(slot: str, message: FieldMessage) -> None:
@@ -109,13 +118,13 @@ def design_results(
     for text in formset.non_form_errors() if bound else []:
         add("err-pod", FieldMessage("error", text))
     if design is None:
-        return Results(None, None, slots=slots, form_invalid=True)
+        return Results(None, None, slots=slots, form_invalid=True, touched=touched)
 
     try:
-        rendered = render_design(design, action, changed)
+        rendered = render_design(design, action, changed, touched=touched, was=was)
     except DesignError as exc:
         add("err-pod", FieldMessage("error", translate(exc.message)))
-        return Results(None, None, slots=slots, form_invalid=True)
+        return Results(None, None, slots=slots, form_invalid=True, touched=touched)
     design = rendered.design
     report = rendered.report
     for err in report.errors:
@@ -154,7 +163,14 @@ def design_results(
         add(slot_id(None, field_for_choice(key)), FieldMessage("hint", translate(message)))
     for hint in rendered.hints:
         add(slot_id(hint.container, hint.field), FieldMessage(hint.level, translate(hint.message)))
-    return Results(design, report, yaml=rendered.yaml, slots=slots, rendered=rendered)
+    return Results(
+        design,
+        report,
+        yaml=rendered.yaml,
+        slots=slots,
+        rendered=rendered,
+        touched=rendered.touched,
+    )
 
 
 # --- the page's context --------------------------------------------------------------------
@@ -170,10 +186,13 @@ NODE_SECTION = (
     "node.gpu_resource",
     "node.provider",
     "node.manifest",
+    "node.mig_layout",
+    "node.gpu_replicas",
     "node.max_pods",
     "node.ds_cpu",
     "node.ds_memory",
 )
+KUBELET_SECTION = ("node.cpu_cfs_quota", "node.cpu_cfs_quota_period")
 EXPORT_SECTION = (
     "export.replicas",
     "export.max_surge",
@@ -190,15 +209,18 @@ EXPORT_SECTION = (
     "export.ttl_seconds_after_finished",
     "export.active_deadline_seconds",
 )
-OPTIONAL = frozenset(field_for_choice(f) for f in (*GPU_SECTION, *NODE_SECTION, *EXPORT_SECTION))
+OPTIONAL = frozenset(
+    field_for_choice(f) for f in (*GPU_SECTION, *NODE_SECTION, *KUBELET_SECTION, *EXPORT_SECTION)
+)
 
 
 def shown_pod_fields(results: Results) -> set[str]:
     """The PodForm fields the page shows: every field but the optional ones, and of those the
     ones the engine says apply (MIG fields for a MIG mode, node fields for the chosen node
     source, the export kind's settings)."""
-    # workload and size are rendered by hand (htmx preset selects) and base is hidden: no slot.
-    shown = set(PodForm.base_fields) - OPTIONAL - {"workload", "size", "base"}
+    # workload and size are rendered by hand (htmx preset selects); base and touched are
+    # hidden: no slot.
+    shown = set(PodForm.base_fields) - OPTIONAL - {"workload", "size", "base", "touched"}
     applicable = results.rendered.applicable if results.rendered else frozenset()
     return shown | {field_for_choice(f) for f in applicable}
 
@@ -243,7 +265,12 @@ def _plan_context(results: Results) -> dict[str, Any]:
     if plan is None:
         return {}
     view = plan.node_view
+    unreadable = {u.resource for u in view.unreadable}
     context: dict[str, Any] = {
+        # The cgroup columns that depend on an unreadable value show "unknown", not "—"
+        # (which means the kubelet leaves the value unset).
+        "cpu_unknown": "cpu" in unreadable,
+        "memory_unknown": "memory" in unreadable,
         "eviction_order": translate(view.eviction_order),
         "throttling_text": translate(view.throttling),
         "node_containers": [
@@ -271,10 +298,18 @@ def _plan_context(results: Results) -> dict[str, Any]:
 
 
 def _resource_rows(report: PodReport | None) -> list[tuple[str, str, str]]:
+    """The scheduler's sums; a resource with a value that cannot be read says so in its
+    column (it is left out of the sum, which is therefore unknown)."""
     if report is None:
         return []
     requests = format_resources(report.requests)
     limits = format_resources(report.limits)
+    unknown = gettext("unknown")
+    for u in report.unreadable:
+        # A request defaults to its limit: an unreadable limit leaves the request unknown
+        # too when the container sets no request of that resource.
+        column = limits if ".limits[" in u.field else requests
+        column[u.resource] = unknown
     names = list(requests) + [n for n in limits if n not in requests]
     return [(n, requests.get(n, ""), limits.get(n, "")) for n in names]
 
@@ -286,17 +321,48 @@ ADD_ACTIONS = (
 )
 
 
+def page_query(design: Design, touched: frozenset[str] = frozenset()) -> str:
+    """The address bar's query: the design, and the fields the user edited (so a reload keeps
+    them from the next preset)."""
+    query = design_query(design)
+    if touched:
+        query["touched"] = touched_text(touched)
+    return urlencode(query)
+
+
+SIZE_CHOICES = PodForm.base_fields["size"].choices
+
+
+def _legends(design: Design | None) -> list[dict[str, Any]]:
+    """Each container fieldset's heading: its kind, its name and its field path, as the
+    design now has them (a live answer refreshes them out of band)."""
+    if design is None:
+        return []
+    paths = design.container_paths()
+    return [
+        {"index": i, "role": c.role, "name": c.name, "path": paths[i]}
+        for i, c in enumerate(design.containers)
+    ]
+
+
 def results_context(results: Results, *, oob: bool, containers: int | None = None) -> dict:
     """The results panel's context (no forms needed). ``oob``: the answer also refreshes every
-    field's message slot; ``containers``: how many container fieldsets the page has (the
-    design's, unless the form could not make one)."""
+    field's message slot, the size preset, the container headings and the status bar;
+    ``containers``: how many container fieldsets the page has (the design's, unless the form
+    could not make one)."""
     design = results.design
     rendered = results.rendered
     count = len(design.containers) if containers is None and design else containers or 0
+    slots = _all_slot_ids(count, results)
     return {
         "results": results,
         "report": results.report,
-        "query": urlencode(design_query(design)) if design else "",
+        "query": page_query(design, results.touched) if design else "",
+        "share_query": urlencode(design_query(design)) if design else "",
+        "error_count": results.error_count,
+        "size_choices": SIZE_CHOICES,
+        "size_value": design.size if design else "",
+        "legends": _legends(design) if count == len(design.containers if design else []) else [],
         "resource_rows": _resource_rows(results.report),
         **_plan_context(results),
         "export_kind": rendered.kind if rendered else "",
@@ -307,7 +373,7 @@ def results_context(results: Results, *, oob: bool, containers: int | None = Non
         ],
         **_qos_context(results.report),
         "oob": oob,
-        "all_slots": _all_slot_ids(count, results),
+        "all_slots": slots,
     }
 
 
@@ -320,6 +386,8 @@ def designer_context(pod_form: PodForm, formset: Any, results: Results, *, oob: 
     container_forms = list(formset.forms)
     container_paths = design.container_paths() if design else []
     shown = shown_pod_fields(results)
+    _offer_model_profiles(pod_form, results)
+    legends = _legends(design) if design and len(design.containers) == len(container_forms) else []
     return {
         **results_context(results, oob=oob, containers=len(container_forms)),
         "pod_form": pod_form,
@@ -331,18 +399,75 @@ def designer_context(pod_form: PodForm, formset: Any, results: Results, *, oob: 
                 "slot_id": f"err-c-{i}",
                 "removable": removable(design, i) if design else True,
                 "path": container_paths[i] if i < len(container_paths) else "",
+                "legend": legends[i]
+                if i < len(legends)
+                else {
+                    "index": i,
+                    "role": f["role"].value(),
+                    "name": f["name"].value() or "",
+                    "path": "",
+                },
             }
             for i, f in enumerate(container_forms)
         ],
         "workload": spec,
         "gpu_choices": GPU_RESOURCE_CHOICES,
         "add_actions": ADD_ACTIONS,
+        "kept_edits": _kept_edits(results),
+        "touched_text": touched_text(results.touched),
         **{
             key: [pod_form[field_for_choice(n)] for n in section if field_for_choice(n) in shown]
             for key, section in (
                 ("gpu_fields", GPU_SECTION),
                 ("node_fields", NODE_SECTION),
+                ("kubelet_fields", KUBELET_SECTION),
                 ("export_fields", EXPORT_SECTION),
             )
         },
     }
+
+
+def _offer_model_profiles(pod_form: PodForm, results: Results) -> None:
+    """The MIG profile select lists the chosen GPU model's profiles only (and the current
+    value when it is not one of them, so the select shows what the engine complains about)."""
+    plan = results.plan
+    if plan is not None:
+        profiles = plan.mig_profiles
+    else:
+        try:
+            profiles = mig_profiles(str(pod_form["gpu_model"].value() or ""))
+        except ValueError:
+            profiles = ()
+    names = [p.name for p in profiles]
+    current = str(pod_form["gpu_profile"].value() or "")
+    if current and current not in names:
+        names.append(current)
+    pod_form.fields["gpu_profile"].choices = [("", "—")] + [(n, n) for n in names]
+
+
+def _shown_value(value: Any) -> str:
+    if isinstance(value, dict):
+        return format_pairs(value).replace("\n", ", ")
+    return str(value) if value not in (None, "") else "—"
+
+
+def _kept_edits(results: Results) -> list[dict[str, Any]]:
+    """The edits a preset kept, with their form labels, for the notice beside the preset."""
+    rendered = results.rendered
+    if rendered is None or results.design is None:
+        return []
+    containers = results.design.containers
+    out = []
+    for kept in rendered.kept:
+        container = kept.container
+        out.append(
+            {
+                "label": field_label(kept.field),
+                "container": containers[container].name
+                if container is not None and container < len(containers)
+                else "",
+                "value": _shown_value(kept.value),
+                "preset": _shown_value(kept.preset),
+            }
+        )
+    return out

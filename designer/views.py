@@ -4,7 +4,6 @@ page's assembly is designer.presenter's."""
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlencode
 
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
@@ -21,12 +20,20 @@ from designer.forms import (
     design_from_forms,
     design_from_query,
     design_initial,
-    design_query,
+    touched_keys,
+    touched_text,
 )
-from designer.k8s.core import Message
+from designer.i18n import translate
+from designer.k8s.core import Message, gettext_noop
 from designer.k8s.design import Design, UnknownWorkloadType, preset_design
 from designer.models import SharedDesign
-from designer.presenter import Results, design_results, designer_context, results_context
+from designer.presenter import (
+    Results,
+    design_results,
+    designer_context,
+    page_query,
+    results_context,
+)
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -39,13 +46,14 @@ def _bind(data: QueryDict) -> tuple[PodForm, Any, Design | None]:
     return pod_form, formset, design_from_forms(pod_form, formset)
 
 
-def _unbound(design: Design) -> tuple[PodForm, Any]:
+def _unbound(design: Design, touched: frozenset[str] = frozenset()) -> tuple[PodForm, Any]:
     pod_initial, containers = design_initial(design)
+    pod_initial["touched"] = touched_text(touched)
     return PodForm(initial=pod_initial), ContainerFormSet(initial=containers, prefix="c")
 
 
-def _design_url(design: Design) -> str:
-    return f"{reverse('index')}?{urlencode(design_query(design))}"
+def _design_url(design: Design, touched: frozenset[str] = frozenset()) -> str:
+    return f"{reverse('index')}?{page_query(design, touched)}"
 
 
 @require_GET
@@ -54,6 +62,7 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
     """The designer. The query string holds the whole design, so every URL is shareable."""
     data = request.GET
     action = data.get("action", "")
+    touched = touched_keys(data.get("touched", ""))
     # A full design carries the formset's management fields; a bare "?workload=inference"
     # (a deep link to a workload type) starts from that type's preset.
     if "c-TOTAL_FORMS" in data:
@@ -62,19 +71,25 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
             # a query the forms must explain takes the forms' way below.
             design = design_from_query(data)
             if design is not None:
-                return _render_results(request, design_results(design))
+                return _render_results(request, design_results(design, touched=touched))
         pod_form, formset, design = _bind(data)
         results = design_results(
-            design, pod_form, formset, action=action, changed=data.get("changed", "")
+            design,
+            pod_form,
+            formset,
+            action=action,
+            changed=data.get("changed", ""),
+            touched=touched,
+            was=data.get("was", ""),
         )
         if action and results.design is not None:
             if not request.htmx:
                 # Without JavaScript, a button click lands on the canonical URL so a
                 # reload does not repeat it.
-                return redirect(_design_url(results.design))
+                return redirect(_design_url(results.design, results.touched))
             # The action changed the design: the form shows the new one (a valid form had
             # no form errors, so the results stand as they are).
-            pod_form, formset = _unbound(results.design)
+            pod_form, formset = _unbound(results.design, results.touched)
         return _render_designer(request, pod_form, formset, results)
     problem: Message | None = None
     try:
@@ -130,10 +145,22 @@ def export_yaml(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def share(request: HtmxHttpRequest) -> HttpResponse:
-    """Store the design under a short permanent id; the same design gives the same id."""
-    pod_form, formset, design = _bind(request.POST)
+    """Store the design under a short permanent id; the same design gives the same id.
+
+    With JavaScript the form's fields come in the body; the page's no-JS form posts to
+    ``/share?<the design>``, so the design is read from the query when the body has none."""
+    data = request.POST if "c-TOTAL_FORMS" in request.POST else request.GET
+    pod_form, formset, design = _bind(data)
     if design is None:
-        return HttpResponse(_("The design has form errors; fix them to share it."), status=400)
+        problem = Message(gettext_noop("The design has errors; fix them to share it."), {})
+        if request.htmx:
+            return render(
+                request, "designer/index.html#share-link", {"share_problem": translate(problem)}
+            )
+        results = design_results(design, pod_form, formset, problem=problem)
+        response = _render_designer(request, pod_form, formset, results)
+        response.status_code = 400
+        return response
     shared = SharedDesign.save_design(design)
     path = reverse("shared-design", args=[shared.id])
     if request.htmx:

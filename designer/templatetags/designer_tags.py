@@ -49,6 +49,15 @@ def _message(message: Any) -> SafeString:
 
 
 @register.simple_tag
+def field_input(field: Any) -> SafeString:
+    """A form field's input, described by its help text and its message slot (so a screen
+    reader reads the field's errors and hints with it, as the live answers change them)."""
+    ids = [f"help-{field.auto_id}"] if field.help_text else []
+    ids.append(f"err-{field.auto_id}")
+    return field.as_widget(attrs={"aria-describedby": " ".join(ids)})
+
+
+@register.simple_tag
 def messages_slot(slot_id: str, messages: list, oob: bool = False) -> SafeString:
     """One slot with its messages; ``oob``: swapped out of band into the page by htmx."""
     body = format_html_join("", "{}", ((_message(m),) for m in messages))

@@ -14,7 +14,7 @@ import orjson
 from designer.k8s.apiserver import pod_from_parts, pod_with_defaults
 from designer.k8s.check.claims import ClaimLinks, link_claims, read_dra_objects
 from designer.k8s.core import FieldError, name_is_dns_subdomain
-from designer.k8s.design import PodReport, failed_report, pod_report
+from designer.k8s.design import WORKLOAD_OF_KIND, PodReport, failed_report, pod_report
 from designer.k8s.dra import DraObjects
 from designer.k8s.kubelet import pod_qos
 from designer.k8s.manifest import (
@@ -107,6 +107,7 @@ def metadata_path(workload: Workload) -> str:
 
 # Fields that differ from pod to pod in a cluster dump and that no check reads (the engine
 # validates neither volumes nor node placement; the name is handled apart, see _memo_key).
+# Of the volumes, advice reads the memory-backed emptyDirs: those stay in the key.
 VOLATILE_METADATA = frozenset(
     {
         "name",
@@ -145,6 +146,8 @@ def _memo_key(workload: Workload) -> bytes | None:
         return {k: v for k, v in c.items() if k not in VOLATILE_CONTAINER}
 
     projected_spec = {k: v for k, v in spec.items() if k not in VOLATILE_SPEC}
+    if isinstance(spec.get("volumes"), list):
+        projected_spec["volumes"] = [v for v in spec["volumes"] if _memory_volume(v)]
     for key in ("containers", "initContainers", "ephemeralContainers"):
         if isinstance(projected_spec.get(key), list):
             projected_spec[key] = [container(c) for c in projected_spec[key]]
@@ -160,6 +163,11 @@ def _memo_key(workload: Workload) -> bytes | None:
         )
     except (TypeError, orjson.JSONEncodeError):
         return None
+
+
+def _memory_volume(volume: Any) -> bool:
+    empty_dir = volume.get("emptyDir") if isinstance(volume, dict) else None
+    return isinstance(empty_dir, dict) and empty_dir.get("medium") == "Memory"
 
 
 def check_workload(
@@ -191,6 +199,10 @@ def _report(workload: Workload) -> PodReport:
         spec_path=workload.pod_spec_path,
         metadata_path=meta_path,
         template=workload.kind != "Pod",
+        # Advice: the rules for every workload type, and for a kind the designer opens as a
+        # workload type (a Deployment as online inference, a Job as batch work) that type's.
+        workload=WORKLOAD_OF_KIND.get(workload.kind),
+        advise=True,
     )
 
 

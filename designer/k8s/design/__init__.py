@@ -5,6 +5,8 @@
 from __future__ import annotations
 
 from designer.k8s.design.actions import (
+    ActionResult,
+    apply_action,
     design_action,
     removable,
 )
@@ -73,7 +75,10 @@ from designer.k8s.design.model import (
     ContainerDesign,
     Design,
     ExtraResource,
+    KeptEdit,
+    apply_preset,
     apply_size,
+    matching_size,
     preset_design,
 )
 from designer.k8s.design.planning import (
@@ -109,6 +114,7 @@ from designer.k8s.design.workload_types import (
 )
 
 __all__ = [
+    "ActionResult",
     "CLAIM_NAME",
     "COMMON_SELECTORS",
     "COMPLETION_INDEX_FIELD",
@@ -153,7 +159,10 @@ __all__ = [
     "WORKLOAD_OF_KIND",
     "WORKLOAD_TYPES",
     "WorkloadType",
+    "KeptEdit",
     "applicable_choices",
+    "apply_action",
+    "apply_preset",
     "apply_size",
     "design_action",
     "design_from_pod",
@@ -169,6 +178,7 @@ __all__ = [
     "failed_report",
     "headroom_proposal",
     "job_totals",
+    "matching_size",
     "memory_headroom",
     "pod_manifest",
     "pod_report",

@@ -8,12 +8,13 @@ the same bytes.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
 from designer.k8s.apiserver import validate_objects
 from designer.k8s.core import FieldError, FieldWarning, Message, Pod
-from designer.k8s.design.actions import apply_gpu_choice, design_action
+from designer.k8s.design.actions import apply_action, apply_gpu_choice
 from designer.k8s.design.canonical import pod_manifest
 from designer.k8s.design.convert import design_to_pod
 from designer.k8s.design.dra import DRA_CHOICES, DraDesign, dra_design, explain_dra
@@ -27,7 +28,7 @@ from designer.k8s.design.export import (
     warn_objects,
 )
 from designer.k8s.design.hints import FieldHint, design_hints
-from designer.k8s.design.model import Design
+from designer.k8s.design.model import Design, KeptEdit, matching_size
 from designer.k8s.design.planning import Plan, plan
 from designer.k8s.design.report import PodReport, pod_report
 from designer.k8s.gpu import sharing_modes
@@ -66,6 +67,9 @@ class Rendered:
     # GPUs through Dynamic Resource Allocation: the claims, the exported templates, the
     # problems per choice field ("gpu.selectors[0]", ...). None for device-plugin modes.
     dra: DraDesign | None = None
+    # The user's edits a preset kept (design.actions.apply_action), and the edited fields.
+    kept: tuple[KeptEdit, ...] = ()
+    touched: frozenset[str] = frozenset()
 
     @property
     def ok(self) -> bool:
@@ -105,6 +109,8 @@ NODE_SOURCE_CHOICES: dict[str, tuple[str, ...]] = {
     "manifest": ("manifest",),
 }
 NODE_COMMON_CHOICES = ("max_pods", "ds_cpu", "ds_memory")
+# The node's kubelet configuration: "What the node does" uses it with or without a node.
+KUBELET_CHOICES = ("cpu_cfs_quota", "cpu_cfs_quota_period")
 HPA_SETTINGS = ("hpa_min", "hpa_max", "hpa_cpu_utilization", "hpa_gpu_metric")
 
 
@@ -119,6 +125,10 @@ def applicable_choices(design: Design, kind: str) -> frozenset[str]:
     if design.node.source in NODE_SOURCE_CHOICES:
         names = (*NODE_SOURCE_CHOICES[design.node.source], *NODE_COMMON_CHOICES)
         fields |= {f"node.{name}" for name in names}
+        if design.node.source != "manifest" and mode is not None:
+            # A pasted Node shows what its device plugin advertises; a shape needs saying.
+            fields |= {f"node.{name}" for name in mode.node_choices}
+    fields |= {f"node.{name}" for name in KUBELET_CHOICES}
     settings = export_kind(kind).settings
     if not design.export.hpa:
         settings = tuple(name for name in settings if name not in HPA_SETTINGS)
@@ -126,12 +136,26 @@ def applicable_choices(design: Design, kind: str) -> frozenset[str]:
     return frozenset(fields)
 
 
-def render_design(design: Design, action: str = "", changed: str = "") -> Rendered:
+def render_design(
+    design: Design,
+    action: str = "",
+    changed: str = "",
+    *,
+    touched: Collection[str] = (),
+    was: str = "",
+) -> Rendered:
     """Render a design, after a designer ``action`` (a button: add a container, apply a
-    preset, ...) when one is given; raises DesignError when its kept manifest fields cannot
-    form a Pod."""
+    preset, ...) when one is given (``changed``, ``touched``, ``was``: see
+    actions.apply_action); raises DesignError when its kept manifest fields cannot form a
+    Pod. The design's size is the preset its sized fields match ("custom" after edits)."""
+    kept: tuple[KeptEdit, ...] = ()
+    edited = frozenset(touched)
     if action:
-        design = design_action(design, action, changed)
+        result = apply_action(design, action, changed, touched=edited, was=was)
+        design, kept, edited = result.design, result.kept, result.touched
+    size = matching_size(design)
+    if size != design.size:
+        design = design.model_copy(update={"size": size})
     if design.gpu.mode != "whole":
         # A sharing mode decides the GPU container's resource name (MIG slice, .shared).
         design = apply_gpu_choice(design)
@@ -176,4 +200,6 @@ def render_design(design: Design, action: str = "", changed: str = "") -> Render
         hints=design_hints(design),
         applicable=applicable_choices(design, kind),
         dra=dra,
+        kept=kept,
+        touched=edited,
     )

@@ -168,6 +168,8 @@ def format_text(result: dict[str, Any]) -> str:
             lines.append(f"  error: {err['field']}: {detail}")
         for warning in obj["warnings"]:
             lines.append(f"  warning: {warning['field']}: {warning['message']}")
+        for advice in obj.get("advice") or []:
+            lines.append(f"  advice: {advice['message']}")
         lines += [f"  {line}" for line in claim_lines(obj.get("claims") or [])]
     for dra in result.get("draObjects") or []:
         lines += dra_object_lines(dra)
