@@ -46,10 +46,11 @@ document.addEventListener("submit", (event) => {
     return el && el.form && el.form.id === "design-form";
   }
 
-  // Capture phase: before htmx's own listener sends the request the edit causes.
+  // Capture phase: before htmx's own listener sends the request the edit causes. Every
+  // input event counts (a live request follows each), whoever dispatched it.
   function edited(event) {
     var el = event.target;
-    if (!event.isTrusted || !inDesignForm(el) || !el.name) return;
+    if (!inDesignForm(el) || !el.name) return;
     edits += 1;
     if (el.hasAttribute("data-untracked") || el.type === "hidden") return;
     var touched = document.getElementById("id_touched");
