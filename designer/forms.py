@@ -55,9 +55,9 @@ def default_shown(text: Any) -> Any:
 
 
 class QuantityInput(forms.TextInput):
-    def __init__(self, placeholder: Any = "") -> None:
+    def __init__(self, placeholder: Any = None) -> None:
         attrs = {"autocomplete": "off", "spellcheck": "false", "inputmode": "text", "class": "qty"}
-        if placeholder:
+        if placeholder is not None:  # (a lazy text: not evaluated at import time)
             attrs["placeholder"] = placeholder
         super().__init__(attrs=attrs)
 

@@ -324,10 +324,11 @@ ADD_ACTIONS = (
 def page_query(design: Design, touched: frozenset[str] = frozenset()) -> str:
     """The address bar's query: the design, and the fields the user edited (so a reload keeps
     them from the next preset)."""
-    query = design_query(design)
-    if touched:
-        query["touched"] = touched_text(touched)
-    return urlencode(query)
+    return _with_touched(urlencode(design_query(design)), touched)
+
+
+def _with_touched(query: str, touched: frozenset[str]) -> str:
+    return f"{query}&{urlencode({'touched': touched_text(touched)})}" if touched else query
 
 
 SIZE_CHOICES = PodForm.base_fields["size"].choices
@@ -354,11 +355,12 @@ def results_context(results: Results, *, oob: bool, containers: int | None = Non
     rendered = results.rendered
     count = len(design.containers) if containers is None and design else containers or 0
     slots = _all_slot_ids(count, results)
+    share_query = urlencode(design_query(design)) if design else ""
     return {
         "results": results,
         "report": results.report,
-        "query": page_query(design, results.touched) if design else "",
-        "share_query": urlencode(design_query(design)) if design else "",
+        "query": _with_touched(share_query, results.touched) if design else "",
+        "share_query": share_query,
         "error_count": results.error_count,
         "size_choices": SIZE_CHOICES,
         "size_value": design.size if design else "",
@@ -414,6 +416,8 @@ def designer_context(pod_form: PodForm, formset: Any, results: Results, *, oob: 
         "gpu_choices": GPU_RESOURCE_CHOICES,
         "add_actions": ADD_ACTIONS,
         "kept_edits": _kept_edits(results),
+        # Without a design (form errors) the select shows what was sent.
+        "size_value": design.size if design else pod_form["size"].value() or "",
         "touched_text": touched_text(results.touched),
         **{
             key: [pod_form[field_for_choice(n)] for n in section if field_for_choice(n) in shown]

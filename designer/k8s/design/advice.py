@@ -14,6 +14,7 @@ fields (the API server refuses the pod anyway; validation shows why).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -50,6 +51,11 @@ class AdviceContext:
     limits: dict[str, Quantity]
     gpu_count: int
     spec_path: str = "spec"
+
+    @functools.cached_property
+    def shm(self) -> dict[str, Any] | None:
+        """The /dev/shm emptyDir (several rules read it)."""
+        return _shm_volume(self.pod)
 
 
 CPU_MEMORY = frozenset({"cpu", "memory"})
@@ -176,14 +182,14 @@ def _shm_volume(pod: Pod) -> dict[str, Any] | None:
 
 
 def _missing_shm(ctx: AdviceContext) -> dict[str, Any] | None:
-    if ctx.gpu_count > 0 and _shm_volume(ctx.pod) is None:
+    if ctx.gpu_count > 0 and ctx.shm is None:
         return {}
     return None
 
 
 def _shm_size(ctx: AdviceContext) -> tuple[Quantity, Quantity] | None:
     """The /dev/shm sizeLimit and the pod's memory limit, when both are set."""
-    empty_dir = _shm_volume(ctx.pod)
+    empty_dir = ctx.shm
     if not empty_dir:
         return None
     size = _quantity(empty_dir.get("sizeLimit"))
@@ -267,7 +273,7 @@ RULES: tuple[AdviceRule, ...] = (
         frozenset({"latency-sensitive"}),
         _inference_requests_differ,
         gettext_noop(
-            "Container “%(container)s” has a %(resource)s request that differs from its limit."
+            "Container “%(container)s” does not set a %(resource)s limit equal to its request."
         ),
         gettext_noop(
             "Online inference wants predictable latency: requests equal to limits make the pod "
@@ -424,17 +430,21 @@ def pod_advice(
     *,
     claim_gpus: int = 0,
     spec_path: str = "spec",
+    unreadable: list[Unreadable] | tuple[Unreadable, ...] | None = None,
 ) -> list[Advice]:
     """The advice rules that fire for this pod and workload type, in rule order; GPUs from
     DRA claims (``claim_gpus``) count like requested ones. ``workload`` None: the rules for
     every workload type only (a manifest whose kind says nothing of its workload type).
 
     A rule that reads a resource with an unreadable value is withheld; one piece of advice,
-    first, names those fields."""
+    first, names those fields (``unreadable``: core.unreadable_quantities of the pod, when
+    the caller has them)."""
     gpu_count = int(requested_gpus(requests)) + claim_gpus
     ctx = AdviceContext(pod, workload, qos_class, requests, limits, gpu_count, spec_path)
     traits = workload_type(workload).traits if workload is not None else frozenset()
-    bad = [u for u in unreadable_quantities(pod, spec_path) if u.resource in CPU_MEMORY]
+    if unreadable is None:
+        unreadable = unreadable_quantities(pod, spec_path)
+    bad = [u for u in unreadable if u.resource in CPU_MEMORY]
     bad_resources = {u.resource for u in bad}
     advice = []
     withheld = False

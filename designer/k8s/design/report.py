@@ -91,6 +91,7 @@ def pod_report(
     qos = pod_qos(pod, spec_path=spec_path, defaulted=defaulted)
     requests = effective_requests(defaulted, apply_defaults=False)
     limits = effective_limits(defaulted, apply_defaults=False)
+    unreadable = tuple(unreadable_quantities(pod, spec_path))
     advice = (
         pod_advice(
             pod,
@@ -100,6 +101,7 @@ def pod_report(
             limits,
             claim_gpus=claim_gpus,
             spec_path=spec_path,
+            unreadable=unreadable,
         )
         if (workload is not None if advise is None else advise)
         else []
@@ -113,7 +115,7 @@ def pod_report(
         validation.warnings,
         advice,
         defaulted,
-        tuple(unreadable_quantities(pod, spec_path)),
+        unreadable,
     )
 
 
