@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: run serve test test-fast lint format bench chromium messages check-deploy clean
+.PHONY: run serve test test-fast lint format bench load chromium messages check-deploy check-manifests clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -35,11 +35,12 @@ run: $(STAMP) messages
 	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(BIN)/python manage.py migrate --noinput
 	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
-# Production-style server: gunicorn + whitenoise (set DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS).
+# Production-style server with the container's settings (gunicorn.conf.py): an asyncio
+# worker per core, whitenoise for static files (set DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS).
 serve: $(STAMP) messages
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput >/dev/null
-	$(BIN)/gunicorn designer.wsgi --bind 127.0.0.1:$(PORT) --workers 2 --limit-request-line 8190
+	PORT=$(PORT) $(BIN)/gunicorn -c gunicorn.conf.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -65,6 +66,16 @@ bench: $(STAMP)
 	$(BIN)/python manage.py collectstatic --noinput >/dev/null
 	$(BIN)/python bench/bench_check.py
 	$(BIN)/python bench/bench_live.py
+
+# 50 users for 60 s on the realistic mix against the production server configuration
+# (DATABASE_URL=postgres://... for PostgreSQL; KILL_AT=30 kills a worker mid-run).
+load: $(STAMP)
+	$(BIN)/python bench/load.py --users 50 --duration 60 $(if $(KILL_AT),--kill-worker-at $(KILL_AT))
+
+# deploy/: the official schema, strictly, and the designer's own check (0 errors).
+check-manifests: $(STAMP)
+	$(BIN)/kubernetes-validate --strict --quiet $(addprefix deploy/,$(shell $(BIN)/python -c "import yaml; print(' '.join(yaml.safe_load(open('deploy/kustomization.yaml'))['resources']))"))
+	$(BIN)/python manage.py podspec check deploy/*.yaml
 
 clean:
 	rm -rf $(VENV) staticfiles

@@ -38,7 +38,7 @@ import django  # noqa: E402
 django.setup()
 
 from designer.forms import design_query  # noqa: E402
-from designer.k8s.design import preset_design  # noqa: E402
+from designer.k8s.design import DRA_MODE, GpuChoice, preset_design  # noqa: E402
 
 LUA = """
 counter = 0
@@ -68,12 +68,12 @@ def wait_for(port: int, seconds: float = 20.0) -> None:
 
 
 def gunicorn(port: int, env: dict[str, str]) -> subprocess.Popen:
-    command = [str(ROOT / ".venv/bin/gunicorn"), "designer.wsgi", "--bind", f"127.0.0.1:{port}"]
+    command = [str(ROOT / ".venv/bin/gunicorn"), "--bind", f"127.0.0.1:{port}"]
     config = ROOT / "gunicorn.conf.py"
     if config.exists():
-        command += ["--config", str(config)]
+        command += ["--config", str(config)]  # its app: designer.asgi:application
     else:
-        command += ["--workers", "2", "--limit-request-line", "8190"]
+        command += ["designer.wsgi", "--workers", "2", "--limit-request-line", "8190"]
     command += ["--pythonpath", f"{ROOT},{ROOT / 'bench'}", "--log-level", "warning"]
     return subprocess.Popen(command, cwd=ROOT, env=env)
 
@@ -96,6 +96,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument(
+        "--dra",
+        action="store_true",
+        help="the training design with a DRA claim (2 GPUs, at least 40Gi) instead of "
+        "nvidia.com/gpu: 2",
+    )
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is not installed (make bench installs Debian's wrk)")
@@ -120,7 +126,10 @@ def main() -> None:
         try:
             wait_for(port)
             base = f"http://127.0.0.1:{port}"
-            query = design_query(preset_design("training"))
+            design = preset_design("training")
+            if args.dra:
+                design.gpu = GpuChoice(mode=DRA_MODE, min_memory="40Gi")
+            query = design_query(design)
             query.pop("c-0-memory_limit", None)
             live_path = "/?" + urlencode(query)
             script = Path(tmp) / "live.lua"

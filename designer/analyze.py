@@ -1,32 +1,27 @@
 """The Analyze page: paste, upload or drop manifests; see every workload's QoS, requests
 and errors; open one in the designer.
 
-Views parse the request, make one engine call (``check_text``) and render. The analysis
+Views parse the request, make one engine call (``check_files``) and render. The analysis
 (one summary row per workload plus its pod template, never the raw input) is kept in a
-small file store (``AnalysisStore``) under a random id, so the results address
-``/analyze/r/<id>`` can be filtered, paged and reloaded without sending 20 MB again.
+database table (``designer.store.AnalysisStore``) under a random id, so the results
+address ``/analyze/r/<id>`` can be filtered, paged and reloaded without sending 20 MB again,
+on any replica.
 "Open in designer" does not depend on that store: each row's button posts its own pod
 template (``encode_blob``), so it keeps working after the analysis has expired.
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import os
-import re
-import secrets
-import tempfile
-import time
-import zlib
 from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-import orjson
 from django import forms
-from django.conf import settings
+from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.middleware.csrf import CsrfViewMiddleware
 from django.shortcuts import redirect, render
@@ -40,17 +35,25 @@ from pydantic import ValidationError
 
 from designer.forms import decode_blob, design_query, encode_blob
 from designer.i18n import message_data, message_from_data, translate
+from designer.k8s.admission import ANNOTATION
+from designer.k8s.apiserver import DEFAULT_VERSION, SUPPORTED_VERSIONS
 from designer.k8s.check import (
+    DEFAULT_NAMESPACE,
     CheckedObject,
     InputError,
-    check_text,
+    PolicyReport,
+    check_files,
     pod_template_manifest,
 )
-from designer.k8s.core import Pod
+from designer.k8s.core import Message, Pod, name_is_dns_label
 from designer.k8s.design import design_from_pod, workload_of_kind
 from designer.k8s.gpu import requested_gpus
 from designer.k8s.manifest import MAX_INPUT_BYTES
+from designer.limits import workload_budget
 from designer.models import SharedDesign
+from designer.store import AnalysisStore, AnalysisTooLarge
+
+log = logging.getLogger("designer.analyze")
 
 PAGE_SIZE = 100
 # A multipart body carries the file (or the text) plus boundaries and the CSRF token.
@@ -61,68 +64,6 @@ NO_NAMESPACE = "-"  # filter value for "no namespace set" (never a valid namespa
 # Longer designer addresses go through a stored share link (proxies and gunicorn refuse
 # request lines over ~4 KB).
 MAX_DESIGNER_URL = 4000
-
-
-# --- the store ---------------------------------------------------------------------------
-
-
-class AnalysisStore:
-    """Analyses as compressed JSON files under a random id, kept for ``ttl`` seconds.
-
-    Files, not the database, so no migration is needed; every worker on a host shares
-    them. The directory is ``settings.ANALYSIS_STORE_DIR`` (default: a private directory
-    in the system temp dir). Old entries are pruned on every save.
-    """
-
-    ID = re.compile(r"^[A-Za-z0-9_-]{22}$")
-
-    def __init__(self, directory: Path, ttl: int = 24 * 3600, max_entries: int = 500) -> None:
-        self.directory = directory
-        self.ttl = ttl
-        self.max_entries = max_entries
-
-    @classmethod
-    def default(cls) -> AnalysisStore:
-        directory = getattr(settings, "ANALYSIS_STORE_DIR", None) or (
-            Path(tempfile.gettempdir()) / f"pod-resource-designer-analyses-{os.getuid()}"
-        )
-        return cls(Path(directory), ttl=getattr(settings, "ANALYSIS_TTL_SECONDS", 24 * 3600))
-
-    def _path(self, analysis_id: str) -> Path:
-        return self.directory / f"{analysis_id}.json.z"
-
-    def save(self, analysis: dict[str, Any]) -> str:
-        self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-        analysis_id = secrets.token_urlsafe(16)
-        packed = zlib.compress(orjson.dumps(analysis), 1)
-        fd, tmp = tempfile.mkstemp(dir=self.directory, suffix=".tmp")
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(packed)
-        os.replace(tmp, self._path(analysis_id))
-        self.prune()
-        return analysis_id
-
-    def load(self, analysis_id: str) -> dict[str, Any] | None:
-        if not self.ID.match(analysis_id):
-            return None
-        path = self._path(analysis_id)
-        try:
-            if time.time() - path.stat().st_mtime > self.ttl:
-                return None
-            return orjson.loads(zlib.decompress(path.read_bytes()))
-        except (OSError, zlib.error, orjson.JSONDecodeError):
-            return None
-
-    def prune(self) -> None:
-        try:
-            entries = [(p.stat().st_mtime, p) for p in self.directory.glob("*.json.z")]
-        except OSError:
-            return
-        entries.sort(reverse=True)
-        now = time.time()
-        for rank, (mtime, path) in enumerate(entries):
-            if rank >= self.max_entries or now - mtime > self.ttl:
-                path.unlink(missing_ok=True)
 
 
 # --- turning the engine's answer into rows ------------------------------------------------
@@ -142,14 +83,58 @@ def _template(checked: CheckedObject) -> dict[str, Any] | None:
     return pod_template_manifest(checked.workload)
 
 
+def _times(per_pod: str, pods: int | None) -> str:
+    """GPUs of a template times the pods it stands for ("" when either is unknown)."""
+    if not per_pod or pods is None:
+        return ""
+    return _total([str(Fraction(per_pod) * pods)]) if pods else "0"
+
+
+def _admission_row(checked: CheckedObject) -> dict[str, Any] | None:
+    """The admission of a row as stored: the engine's answer, messages kept as data."""
+    a = checked.admission
+    if a is None:
+        return None
+    why = a.explanation()
+    texts = a.api_server_messages()
+    return {
+        "allowed": a.allowed,
+        "qos": a.qos_class,
+        "change": message_data(why) if why else None,
+        # The API server's own words (English), as kubectl prints them.
+        "denials": [
+            {
+                "plugin": d.plugin,
+                "object": d.source,
+                "text": text or d.message,
+                "replica": d.replica,
+            }
+            for d, text in zip(a.denials, texts, strict=True)
+        ],
+        "defaulted": a.as_dict()["defaulted"],
+        "annotation": a.annotations.get(ANNOTATION),
+        "quota": a.quota.as_dict() if a.quota else None,
+    }
+
+
 def analysis_from_check(
-    source: str, objects: list[CheckedObject], errors: list[InputError]
+    source: str,
+    objects: list[CheckedObject],
+    errors: list[InputError],
+    skipped: list[dict[str, Any]] | None = None,
+    policies: list[PolicyReport] | None = None,
+    kubernetes_version: str = DEFAULT_VERSION,
+    namespace: str | None = None,
 ) -> dict[str, Any]:
-    """What the store keeps: one row per workload and the documents that were not read."""
+    """What the store keeps: one row per pod template, the objects without one, the
+    documents that were not read, and the namespace policies found, for the Kubernetes
+    version the analysis answers for."""
     rows = []
     for checked in objects:
         data = checked.as_dict()
         requests = data["effectiveRequests"]
+        gpus = _gpus(checked)
+        pods = data["replicas"] if data["replicas"] is not None else data["replicasMin"]
         rows.append(
             {
                 "kind": data["kind"],
@@ -157,35 +142,79 @@ def analysis_from_check(
                 "namespace": data["namespace"],
                 "document": data["document"],
                 "path": data["path"],
+                "template": data["template"],
+                "role": data["role"],
+                "replicas": data["replicas"],
+                "replicas_min": data["replicasMin"],
+                "replicas_max": data["replicasMax"],
+                "found_by": data["foundBy"],
                 "qos": data["qosClass"],
                 "cpu": requests.get("cpu", ""),
                 "memory": requests.get("memory", ""),
-                "gpus": _gpus(checked),
+                "gpus": gpus,
+                # GPUs of every pod it stands for (the least it runs when autoscaled).
+                "gpus_total": _times(gpus, pods),
+                "pods_known": data["replicas"] is not None,
                 "requests": requests,
                 # The API server's full message ("Invalid value: ...: must be ..."): the
                 # JSON shape's terse "message" can be empty (a Required error).
-                "errors": [{"field": e.field, "text": e.body()} for e in checked.report.errors],
+                "errors": [
+                    {"field": e.field, "text": e.body(), "origin": getattr(e, "origin", "")}
+                    for e in checked.errors
+                ],
                 "warnings": data["warnings"],
+                "notes": [_note(n) for n in checked.notes],
                 "reasons": data["qosReasons"],
                 # The same reasons as (template, params), so each viewer reads them in the
                 # page's language.
                 "reason_messages": [message_data(r.message) for r in checked.report.qos.reasons]
-                if checked.report.qos
+                if checked.report.qos and not checked.workload.path_map
                 else [],
                 # Advice for the workload type the object opens as (design.advice), kept as
                 # (template, params) so each viewer reads it in the page's language.
                 "advice": [
                     {"message": message_data(a.message), "reason": message_data(a.reason)}
-                    for a in checked.report.advice
+                    for a in checked.advice
                 ],
-                "template": _template(checked),
+                "template_manifest": _template(checked),
+                "admission": _admission_row(checked),
+                "version_notes": [
+                    {
+                        "field": n.field,
+                        "message": message_data(n.message),
+                        "source": n.as_dict()["source"],
+                    }
+                    for n in checked.version_notes
+                ],
             }
         )
     unreadable = [{"document": e.document, "message": e.message} for e in errors]
-    return {"version": 1, "source": source, "rows": rows, "unreadable": unreadable}
+    return {
+        "version": 2,
+        "source": source,
+        "rows": rows,
+        "skipped": list(skipped or []),
+        "unreadable": unreadable,
+        "kubernetes_version": kubernetes_version,
+        "namespace": namespace or DEFAULT_NAMESPACE,
+        "policies": [p.as_dict() for p in policies or []],
+    }
+
+
+def _note(note: Any) -> dict[str, Any]:
+    message = note.message
+    return {
+        "field": note.field,
+        "origin": note.origin,
+        "message": message_data(message) if isinstance(message, Message) else None,
+        "text": note.text,
+    }
 
 
 # --- filters and summary -------------------------------------------------------------------
+
+
+ADMISSION_FILTERS = ("denied", "admitted", "none")
 
 
 @dataclass(frozen=True)
@@ -194,6 +223,7 @@ class Filters:
     errors: str = ""  # "yes" | "no" | ""
     namespace: str = ""
     page: int = 1
+    admission: str = ""  # "denied" | "admitted" (by a policy) | "none" (no policy) | ""
 
     @classmethod
     def from_query(cls, query: QueryDict) -> Filters:
@@ -203,19 +233,27 @@ class Filters:
             page = max(1, min(int(query.get("page", "1")), 1_000_000))
         except ValueError:
             page = 1
+        admission = query.get("admission", "")
         return cls(
             qos=qos if qos in (*QOS_CLASSES, UNKNOWN_QOS) else "",
             errors=errors if errors in ("yes", "no") else "",
             namespace=query.get("namespace", "")[:300],
             page=page,
+            admission=admission if admission in ADMISSION_FILTERS else "",
         )
 
     @property
     def active(self) -> bool:
-        return bool(self.qos or self.errors or self.namespace)
+        return bool(self.qos or self.errors or self.namespace or self.admission)
 
     def query(self, **changes: Any) -> str:
-        values = {"qos": self.qos, "errors": self.errors, "namespace": self.namespace, "page": ""}
+        values = {
+            "qos": self.qos,
+            "errors": self.errors,
+            "namespace": self.namespace,
+            "admission": self.admission,
+            "page": "",
+        }
         values.update(changes)
         return urlencode({k: v for k, v in values.items() if v not in ("", 1, None)})
 
@@ -226,12 +264,26 @@ class Filters:
             return False
         if self.errors == "no" and row["errors"]:
             return False
+        if self.admission and _admission_state(row) != self.admission:
+            return False
         return not self.namespace or (row["namespace"] or NO_NAMESPACE) == self.namespace
+
+
+def _admission_state(row: dict[str, Any]) -> str:
+    admission = row.get("admission")
+    if not admission:
+        return "none"
+    return "admitted" if admission["allowed"] else "denied"
 
 
 def _total(values: list[str]) -> str:
     total = sum((Fraction(v) for v in values if v), Fraction(0))
     return str(total.numerator) if total.denominator == 1 else f"{float(total):g}"
+
+
+def _row_gpus_total(row: dict[str, Any]) -> str:
+    """Analyses stored before pods were counted have no gpus_total: one pod each."""
+    return row["gpus_total"] if "gpus_total" in row else row["gpus"]
 
 
 def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -248,9 +300,15 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "total": len(rows),
         "classes": classes,
-        "gpus": _total([r["gpus"] for r in rows]),
+        # Pods counted: a 5-replica Deployment with 1 GPU each requests 5.
+        "gpus": _total([_row_gpus_total(r) for r in rows]),
+        # Some GPU template's pod count is not fixed (autoscaled, per node): at least.
+        "gpus_at_least": any(r["gpus"] and not r.get("pods_known", True) for r in rows),
+        "gpus_per_template": _total([r["gpus"] for r in rows]),
         "with_errors": sum(1 for r in rows if r["errors"]),
         "with_warnings": sum(1 for r in rows if r["warnings"]),
+        "denied": sum(1 for r in rows if _admission_state(r) == "denied"),
+        "admitted_by_policy": sum(1 for r in rows if _admission_state(r) == "admitted"),
         "namespaces": sorted({r["namespace"] or NO_NAMESPACE for r in rows}),
     }
 
@@ -314,10 +372,45 @@ def _advice_texts(row: dict[str, Any]) -> list[dict[str, str]]:
     return out
 
 
+def _message_text(data: Any) -> str:
+    message = message_from_data(data)
+    return translate(message) if message else ""
+
+
+def _admission_view(row: dict[str, Any]) -> dict[str, Any] | None:
+    admission = row.get("admission")
+    if not admission:
+        return None
+    qos = admission["qos"] or UNKNOWN_QOS
+    return {
+        **admission,
+        "qos_label": QOS_LABELS.get(qos, qos),
+        "qos_css": qos.lower(),
+        "changed": bool(admission["qos"]) and admission["qos"] != row["qos"],
+        "change_text": _message_text(admission["change"]) if admission["change"] else "",
+    }
+
+
+def _note_text(note: dict[str, Any]) -> str:
+    message = message_from_data(note.get("message"))
+    return translate(message) if message else str(note.get("text", ""))
+
+
 def _row_view(index: int, row: dict[str, Any]) -> dict[str, Any]:
-    template = row.get("template")
+    template = row.get("template_manifest") if "template_manifest" in row else row.get("template")
+    template_path = row.get("template") if "template_manifest" in row else None
     return {
         **row,
+        "template_path": template_path if isinstance(template_path, str) else "",
+        "operator_notes": [
+            {"field": n["field"], "origin": n["origin"], "text": _note_text(n)}
+            for n in row.get("notes") or []
+        ],
+        "admission": _admission_view(row),
+        "note_texts": [
+            {"field": n["field"], "text": _message_text(n["message"]), "source": n["source"]}
+            for n in row.get("version_notes") or []
+        ],
         "reason_texts": _reason_texts(row),
         "advice_texts": _advice_texts(row),
         "index": index,
@@ -356,6 +449,7 @@ def results_context(analysis_id: str, analysis: dict[str, Any], filters: Filters
         "summary": totals,
         "chart": chart(totals["classes"], filters),
         "unreadable": analysis["unreadable"],
+        "skipped": analysis.get("skipped") or [],
         "filters": filters,
         "rows": shown,
         "matching": len(matching),
@@ -369,6 +463,14 @@ def results_context(analysis_id: str, analysis: dict[str, Any], filters: Filters
         "qos_choices": [(q, QOS_LABELS[q]) for q in (*QOS_CLASSES, UNKNOWN_QOS)],
         "no_namespace": NO_NAMESPACE,
         "any_template": any(r["kind"] != "Pod" for r in rows),
+        "kubernetes_version": analysis.get("kubernetes_version", DEFAULT_VERSION),
+        "default_namespace": analysis.get("namespace", DEFAULT_NAMESPACE),
+        "policies": analysis.get("policies", []),
+        "admission_choices": [
+            ("denied", gettext_lazy("Denied")),
+            ("admitted", gettext_lazy("Admitted by a policy")),
+            ("none", gettext_lazy("No policy applies")),
+        ],
     }
 
 
@@ -399,10 +501,56 @@ class AnalyzeForm(forms.Form):
             attrs={"accept": ".yaml,.yml,.json,.txt,application/yaml,application/json,text/plain"}
         ),
     )
+    kubernetes_version = forms.ChoiceField(
+        label=gettext_lazy("Kubernetes version"),
+        choices=[(v, v) for v in reversed(SUPPORTED_VERSIONS)],
+        initial=DEFAULT_VERSION,
+        required=False,
+        help_text=gettext_lazy("Answers follow the API server and kubelet of this release."),
+    )
+    namespace = forms.CharField(
+        label=gettext_lazy("Default namespace"),
+        required=False,
+        max_length=63,
+        widget=forms.TextInput(attrs={"placeholder": DEFAULT_NAMESPACE, "autocomplete": "off"}),
+        help_text=gettext_lazy(
+            "For objects that name none, as kubectl apply -n would create them. LimitRanges and "
+            "ResourceQuotas in the input apply to the workloads of their namespace."
+        ),
+    )
+
+    def clean_namespace(self) -> str:
+        namespace = (self.cleaned_data.get("namespace") or "").strip()
+        problems = name_is_dns_label(namespace) if namespace else []
+        if problems:
+            raise forms.ValidationError(problems[0])  # Kubernetes' own wording (English)
+        return namespace
+
+
+def _form_for(analysis: dict[str, Any]) -> AnalyzeForm:
+    """An empty form that keeps the version and namespace an analysis answered for."""
+    namespace = analysis.get("namespace")
+    return AnalyzeForm(
+        initial={
+            "kubernetes_version": analysis.get("kubernetes_version", DEFAULT_VERSION),
+            "namespace": "" if namespace == DEFAULT_NAMESPACE else namespace,
+        }
+    )
 
 
 def _size_text(limit: int = MAX_INPUT_BYTES) -> str:
     return f"{limit // (1024 * 1024)} MB"
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / (1024 * 1024):.1f} MB"
+
+
+def _store_failed_message() -> str:
+    return _(
+        "The analysis could not be kept: the database refused to store it (it may be full or "
+        "read-only). Nothing was changed; analyze again in a moment."
+    )
 
 
 def _form_error(request: HttpRequest, form: AnalyzeForm, message: str, status: int) -> HttpResponse:
@@ -444,6 +592,11 @@ def _analyze_post(request: HttpRequest) -> HttpResponse:
 
     form = AnalyzeForm(request.POST, request.FILES)
     if not form.is_valid():
+        if "namespace" in form.errors:
+            message = _("The namespace is not valid: %(reason)s.") % {
+                "reason": form.errors["namespace"][0]
+            }
+            return _form_error(request, form, message, 400)
         return _form_error(request, form, _("The form could not be read."), 400)
     upload = form.cleaned_data["file"]
     text = form.cleaned_data["text"] or ""
@@ -464,19 +617,46 @@ def _analyze_post(request: HttpRequest) -> HttpResponse:
             request, form, _("Paste some manifests, or choose or drop a file, then Analyze."), 400
         )
 
-    objects, errors = check_text(source, data)
+    version = form.cleaned_data.get("kubernetes_version") or DEFAULT_VERSION
+    namespace = form.cleaned_data.get("namespace") or None
+    result = check_files(
+        [(source, data)],
+        kubernetes_version=version,
+        namespace=namespace,
+        max_workloads=workload_budget(len(data)),
+    )
+    objects, errors = result.objects, result.errors
     whole_input = [e for e in errors if e.document is None]
     if whole_input:
         message = _("The input cannot be read: %(reason)s.") % {"reason": whole_input[0].message}
         return _form_error(request, form if not upload else AnalyzeForm(), message, 400)
 
-    analysis = analysis_from_check(source, objects, errors)
+    analysis = analysis_from_check(
+        source,
+        objects,
+        errors,
+        result.skipped,
+        result.policies,
+        result.kubernetes_version,
+        namespace,
+    )
     analysis["source_kind"] = source_kind
-    analysis_id = AnalysisStore.default().save(analysis)
+    try:
+        analysis_id = AnalysisStore.default().save(analysis)
+    except AnalysisTooLarge as exc:
+        message = _(
+            "This analysis is %(size)s compressed, more than the %(limit)s one analysis may "
+            "keep. Analyze fewer documents at once, or use the podspec CLI or the API, "
+            "which keep nothing."
+        ) % {"size": _megabytes(exc.size), "limit": _megabytes(exc.limit)}
+        return _form_error(request, AnalyzeForm(), message, 413)
+    except DatabaseError:
+        log.exception("the analysis could not be stored")
+        return _form_error(request, AnalyzeForm(), _store_failed_message(), 503)
     url = reverse("analysis", args=[analysis_id])
     if getattr(request, "htmx", False):
         context = results_context(analysis_id, analysis, Filters())
-        context.update({"form": AnalyzeForm(), "max_size": _size_text()})
+        context.update({"form": _form_for(analysis), "max_size": _size_text()})
         response = render(request, "analyze/index.html#analysis", context)
         return push_url(response, url)
     response = redirect(url)
@@ -503,7 +683,7 @@ def analysis(request: HttpRequest, analysis_id: str) -> HttpResponse:
     htmx = getattr(request, "htmx", None)
     if htmx and htmx.target == "rows":
         return render(request, "analyze/index.html#rows", context)
-    context.update({"form": AnalyzeForm(), "max_size": _size_text()})
+    context.update({"form": _form_for(stored), "max_size": _size_text()})
     return render(request, "analyze/index.html", context)
 
 
@@ -544,5 +724,20 @@ def open_in_designer(request: HttpRequest) -> HttpResponse:
         return render(request, "analyze/index.html", context, status=400)
     url = f"{reverse('index')}?{query}"
     if len(url) > MAX_DESIGNER_URL:
-        url = reverse("shared-design", args=[SharedDesign.save_design(design).id])
+        try:
+            url = reverse("shared-design", args=[SharedDesign.save_design(design).id])
+        except DatabaseError:
+            # The design still opens from its long address; some proxies refuse it.
+            log.exception("a short link for an opened workload could not be stored")
+            context = {
+                "form": AnalyzeForm(),
+                "max_size": _size_text(),
+                "input_error": _(
+                    "A short link for this workload could not be stored: the database "
+                    "refused the write (it may be full or read-only). The design is in the "
+                    "long address below; it opens unless a proxy refuses addresses that long."
+                ),
+                "long_url": url,
+            }
+            return render(request, "analyze/index.html", context, status=503)
     return redirect(url)

@@ -15,18 +15,26 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import orjson
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 from ninja import NinjaAPI, Schema, Status
 from ninja.errors import HttpError
-from pydantic import Field, StrictBool, StrictStr
+from ninja.parser import Parser
+from pydantic import Field, StrictBool, StrictStr, create_model
 
-from designer.k8s.apiserver import pod_from_parts, pod_with_defaults
-from designer.k8s.check import CheckResult, check_files, check_text, check_texts
-from designer.k8s.core import Pod, Quantity
+from designer.k8s.apiserver import (
+    DEFAULT_VERSION,
+    SUPPORTED_VERSIONS,
+    cluster_version,
+    parse_kubernetes_version,
+    pod_from_parts,
+    pod_with_defaults,
+    version_notes,
+)
+from designer.k8s.check import DEFAULT_NAMESPACE, CheckResult, check_files, check_texts
+from designer.k8s.core import Pod, Quantity, name_is_dns_label
 from designer.k8s.design import MAX_CONTAINERS, Design, DesignError, render_design
 from designer.k8s.gpu import GpuSharing, SharingError, gpu_sharing
 from designer.k8s.kubelet import kubelet_config, node_view
@@ -34,7 +42,10 @@ from designer.k8s.manifest import (
     MAX_INPUT_BYTES,
     Document,
     ManifestError,
+    Workload,
     find_workloads,
+    go_json_loads,
+    iter_documents,
     read_documents,
 )
 from designer.k8s.scheduler import (
@@ -46,6 +57,8 @@ from designer.k8s.scheduler import (
     node_from_catalog,
     node_from_manifest,
 )
+from designer.limits import workload_budget
+from designer.store import dumps_json
 
 REQUEST_FILE = "request"
 MAX_RENDER_BYTES = 2 * 1024 * 1024
@@ -53,18 +66,42 @@ MAX_RENDER_CONTAINERS = MAX_CONTAINERS  # as many as the designer form accepts
 
 
 ANALYZE_DESCRIPTION = f"""\
-Check every workload in one or more manifests, exactly as
-`manage.py podspec check --format json` does: one object per workload (Pod, PodTemplate,
-Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob, ReplicationController, and
-the items of `List`s) with its QoS class, effective requests and limits, validation errors
-and warnings (with field paths) and the reasons for its QoS class. Documents that cannot
-be read are listed under `errors` with their 0-based `document` index and a message that
-names the line.
+Check every pod template in one or more manifests, exactly as
+`manage.py podspec check --format json` does: one entry of `objects` per pod template (Pod,
+PodTemplate, Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob,
+ReplicationController; the Kubeflow PyTorchJob, TFJob, MPIJob, XGBoostJob, PaddleJob and
+JAXJob; Trainer TrainJob, TrainingRuntime, ClusterTrainingRuntime; JobSet; LeaderWorkerSet;
+RayCluster, RayJob, RayService; KServe InferenceService, ServingRuntime,
+ClusterServingRuntime; Volcano Job; other kinds searched by shape; the items of `List`s)
+with its path in the object (`template`), the pods it stands for (`replicas`), its QoS
+class, effective requests and limits, validation errors and warnings (full field paths; an
+operator's own rules say who refuses with `origin`), `notes` and the reasons for its QoS
+class. Objects without a pod template are listed under `skipped` with the reason; documents
+that cannot be read are listed under `errors` with their 0-based `document` index and a
+message that names the line.
 
 The body is the manifest text itself (YAML or JSON, one or many documents separated by
 `---`), sent as `application/yaml`, `application/json` or `text/plain`; the
 `Content-Type` does not change how the body is read. The file name in the answer is
 `"{REQUEST_FILE}"`.
+
+LimitRange and ResourceQuota objects in the body (for example the output of
+`kubectl get limitrange,resourcequota,pods -n team -o yaml`) apply to the workloads of their
+namespace: each object gets `admission` — `null` when no policy applies, else whether the
+pod is admitted, the `denials` with the plugins' exact messages (the first is what the API
+server answers), the fields LimitRanger `defaulted` and its `kubernetes.io/limit-ranger`
+annotation, the QoS class, effective requests and limits after admission, and `quota`: how
+many more such pods fit (`fits`) and the `bottleneck` resource, with the workload's
+`replicas` (a Deployment's replicas, a Job's parallelism). Every policy object is listed
+under `policies`, with the API server's message when it is invalid (and then not applied).
+
+Query parameters:
+- `kubernetesVersion` (`{"`, `".join(SUPPORTED_VERSIONS)}`; default `{DEFAULT_VERSION}`): answer as
+  a cluster of that release would; `versionNotes` on each object say what the release does
+  differently to it (for example `spec.resources` is dropped before 1.34).
+- `namespace` (default `{DEFAULT_NAMESPACE}`): the namespace of objects that name none, as
+  `kubectl apply -n` would create them.
+An unsupported version or a namespace that is not a DNS label answers **400**.
 
 **200** whenever the body holds at least one Kubernetes object (a mapping with a `kind`),
 *even if every object in it is invalid*: invalid manifests are data, not failures. A
@@ -76,7 +113,10 @@ answers 200 with an empty `objects` list.
 - any document is hostile: an alias expansion bomb ("billion laughs") or nesting deeper
   than 100 levels — the whole request is refused, not only that document;
 - no document is a Kubernetes object: every document failed to parse as YAML/JSON or is
-  not a mapping with a `kind` (for example plain text, which YAML reads as a string).
+  not a mapping with a `kind` (for example plain text, which YAML reads as a string);
+- it holds more documents or workloads than a request may: 2,000 plus one per 256 bytes of
+  body (700 KB of one-line pods would otherwise cost seconds of CPU; `podspec check` has no
+  such limit). Real manifests never come near it.
 
 **413** `{{"error": "..."}}` when the body is larger than {MAX_INPUT_BYTES:,} bytes
 (20 MiB); the `Content-Length` is checked before anything is read or parsed.
@@ -95,6 +135,9 @@ containers, `"claim_source": "claim"` for one ResourceClaim every pod shares) re
 GPU container's `nvidia.com/gpu` with a Dynamic Resource Allocation claim: the YAML gains a
 resource.k8s.io/v1 ResourceClaimTemplate before the pod, the answer's `claims` lists the
 pod's claims, and each app container's `gpus` is the count of the claim it uses.
+`kubernetesVersion` (`{", ".join(SUPPORTED_VERSIONS)}`; default `{DEFAULT_VERSION}`), next
+to the design's fields, answers for that release; it describes the cluster, not the pod, so
+it is not part of the design (nor of its share link). `versionNotes` say what it changes.
 
 **422** when the body is not a valid design (`detail` lists every problem with its
 location), including more than {MAX_RENDER_CONTAINERS} containers or a `base` the Pod
@@ -124,14 +167,120 @@ spec:
 
 
 class FieldErrorOut(Schema):
-    field: str = Field(description="Kubernetes field path, e.g. spec.containers[0].resources")
-    type: str = Field(description="field.ErrorType, e.g. FieldValueInvalid")
+    field: str = Field(
+        description="field path in the document, with the pod template's prefix, e.g. "
+        "spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].resources.limits"
+    )
+    type: str | None = Field(
+        default=None,
+        description="field.ErrorType, e.g. FieldValueInvalid; absent for an operator's "
+        "plain-text message",
+    )
     message: str
+    origin: str | None = Field(
+        default=None,
+        description="who refuses it when not the API server's pod validation, e.g. "
+        '"Kubeflow Training Operator webhook", "KubeRay", "kube-apiserver (CRD schema)"',
+    )
 
 
 class FieldWarningOut(Schema):
     field: str
     message: str
+    origin: str | None = None
+
+
+class NoteOut(Schema):
+    field: str
+    message: str = Field(description="what an operator or GPU scheduler changes about it")
+    origin: str = Field(description="e.g. KubeRay, KAI-Scheduler, HAMi, Kueue, GKE")
+
+
+class RuntimeOut(Schema):
+    kind: str
+    name: str
+    template: str = Field(description="the pod template's path in the runtime")
+    file: str | None = Field(default=None, description="the input file holding the runtime")
+    document: int | None = None
+    builtin: str | None = Field(
+        default=None,
+        description="a runtime Kubeflow Trainer installs: the manifest it is a copy of",
+    )
+
+
+class SkippedOut(Schema):
+    file: str
+    document: int
+    path: str
+    kind: str
+    name: str | None
+    reason: str = Field(description='e.g. "ConfigMap: no pod template"')
+
+
+class VersionNoteOut(Schema):
+    field: str
+    message: str
+    source: str = Field(description="the KEP, changelog or code the difference comes from")
+
+
+class DenialOut(Schema):
+    plugin: str = Field(description="LimitRanger or ResourceQuota")
+    object: str | None = Field(description="LimitRange/<name> or ResourceQuota/<name>")
+    message: str = Field(description="the admission plugin's error, exactly")
+    apiServerMessage: str | None = Field(  # noqa: N815
+        description='pods "<name>" is forbidden: ... as the API server answers; null when the '
+        "pod's name is generated by a controller"
+    )
+    replica: int | None = Field(
+        default=None, description="the pod of the workload (1-based) the quota refuses first"
+    )
+
+
+# "from" is a Python keyword: the model is built by name so the JSON field is "from".
+DefaultedOut = create_model(
+    "DefaultedOut",
+    __base__=Schema,
+    field=(str, Field(description="the full field path LimitRanger set")),
+    value=(str, Field(description="the value, as the API server stores it")),
+    **{"from": (str, Field(description="LimitRange/<name> whose default it is"))},
+)
+
+
+class QuotaRoomOut(Schema):
+    fits: int | None = Field(description="how many more such pods the quotas admit; null: no limit")
+    bottleneck: str | None
+    object: str | None
+    replicas: int = Field(description="pods the workload runs at once")
+    usage: dict[str, str] = Field(description="what one pod counts against quota")
+
+
+class AdmissionOut(Schema):
+    allowed: bool
+    denials: list[DenialOut]
+    defaulted: list[DefaultedOut]  # type: ignore[valid-type]
+    annotations: dict[str, str]
+    qosClass: str | None  # noqa: N815
+    qosChange: str | None  # noqa: N815
+    effectiveRequests: dict[str, str]  # noqa: N815
+    effectiveLimits: dict[str, str]  # noqa: N815
+    quota: QuotaRoomOut | None
+    policies: list[str]
+
+
+class PolicyOut(Schema):
+    file: str
+    document: int
+    path: str
+    kind: str
+    name: str | None
+    namespace: str
+    applied: bool = Field(description="false when the API server refuses the object")
+    errors: list[FieldErrorOut]
+    message: str | None = Field(description='e.g. LimitRange "x" is invalid: [...]')
+    usedFrom: str | None = Field(  # noqa: N815
+        default=None,
+        description='quotas: "status", or "input" when status.used is computed from the pods',
+    )
 
 
 class AdviceOut(Schema):
@@ -141,12 +290,34 @@ class AdviceOut(Schema):
 
 
 class CheckedObjectOut(Schema):
+    """One pod template (a PyTorchJob has one per replica type)."""
+
     file: str = Field(description=f'Always "{REQUEST_FILE}" for the API')
     document: int = Field(description="0-based index of the document in the body")
     path: str = Field(description='"" or the item path inside a List, e.g. items[3]')
     kind: str
     name: str | None
     namespace: str | None
+    template: str = Field(
+        description='JSON path of the pod template in its object: "" for a Pod, '
+        '"spec.template", "spec.pytorchReplicaSpecs.Worker.template", '
+        '"spec.replicatedJobs[1].template.spec.template", "spec.predictor"; for a TrainJob '
+        '"spec.trainer" (its pods come from the runtime, see runtime)'
+    )
+    replicas: int | None = Field(
+        description="how many pods it stands for; null when the object does not say "
+        "(autoscaled, one per node, decided by another object)"
+    )
+    replicasMin: int | None = Field(description="the lower bound the object gives")  # noqa: N815
+    replicasMax: int | None = Field(description="the upper bound the object gives")  # noqa: N815
+    replicasFrom: str = Field(description="the fields the count comes from")  # noqa: N815
+    role: str = Field(description='"Worker", "head", "leader", "predictor", ... or ""')
+    foundBy: str = Field(  # noqa: N815
+        description='"kind": a kind the engine knows; "shape": found by its shape in an '
+        "unknown kind"
+    )
+    operator: str = Field(description='the operator that runs it, e.g. "KubeRay", or ""')
+    runtime: RuntimeOut | None = Field(default=None, description="TrainJob only")
     qosClass: str | None = Field(  # noqa: N815 - the JSON field name
         description="Guaranteed, Burstable or BestEffort; null if a value that decides it "
         "cannot be read"
@@ -171,6 +342,14 @@ class CheckedObjectOut(Schema):
         "containers, requests, notes; source extendedResource for an extended resource a "
         "DeviceClass of the input maps to DRA (extendedResourceName)",
     )
+    admission: AdmissionOut | None = Field(
+        description="the pod after its namespace's LimitRanges and ResourceQuotas; null when "
+        "no policy applies"
+    )
+    versionNotes: list[VersionNoteOut] = Field(  # noqa: N815
+        description="what the chosen Kubernetes version does differently to this object"
+    )
+    notes: list[NoteOut]
 
 
 class ReadErrorOut(Schema):
@@ -198,9 +377,14 @@ class DraObjectOut(Schema):
 
 
 class CheckResultOut(Schema):
-    objects: list[CheckedObjectOut]
+    objects: list[CheckedObjectOut] = Field(description="one entry per pod template")
+    skipped: list[SkippedOut] = Field(
+        description="every object that holds no pod template, with the reason"
+    )
     errors: list[ReadErrorOut]
     draObjects: list[DraObjectOut] = Field(default_factory=list)  # noqa: N815
+    policies: list[PolicyOut]
+    kubernetesVersion: str  # noqa: N815
 
 
 class ErrorOut(Schema):
@@ -219,14 +403,22 @@ class ObjectProblemOut(Schema):
         default=None, description="index of the exported object (Deployment, HPA, Job, ...)"
     )
     kind: str | None = None
+    origin: str | None = Field(
+        default=None,
+        description='who refuses it, for an operator\'s object: "CRD schema" or its operator',
+    )
 
 
 class RenderOut(Schema):
     yaml: str = Field(
         description="the manifests to apply, as the designer's Download YAML: the pod, or "
-        "the Deployment (+ HPA), Job, or headless Service + Indexed Job chosen in `export`"
+        "the Deployment (+ HPA), Job, headless Service + Indexed Job, PyTorchJob, TrainJob, "
+        "JobSet, LeaderWorkerSet, RayCluster or InferenceService chosen in `export.kind`"
     )
-    kind: str = Field(description="Pod, Deployment, Job or IndexedJob")
+    kind: str = Field(
+        description="Pod, Deployment, Job, IndexedJob, PyTorchJob, TrainJob, JobSet, "
+        "LeaderWorkerSet, RayCluster or InferenceService"
+    )
     qosClass: str | None  # noqa: N815
     qosReasons: list[str]  # noqa: N815
     errors: list[ObjectProblemOut]
@@ -243,6 +435,8 @@ class RenderOut(Schema):
     explanation: list[str] = Field(
         default_factory=list, description="why the export looks as it does (the page's lines)"
     )
+    kubernetesVersion: str  # noqa: N815
+    versionNotes: list[VersionNoteOut]  # noqa: N815
 
 
 class KubeletIn(Schema):
@@ -400,7 +594,16 @@ never appear in `allocatable` or the pod's requests.
 """
 
 
+class GoJsonParser(Parser):
+    """Request bodies read as the Kubernetes API server's encoding/json reads them: an
+    unpaired surrogate escape is U+FFFD, integers keep their digits (up to 4,300)."""
+
+    def parse_body(self, request: HttpRequest) -> dict[str, Any]:
+        return go_json_loads(request.body)
+
+
 api = NinjaAPI(
+    parser=GoJsonParser(),
     title="Pod Resource Designer API",
     version="1",
     description=(
@@ -448,7 +651,7 @@ def _is_object(document: Document) -> bool:
     return isinstance(data, dict) and isinstance(data.get("kind"), str) and bool(data["kind"])
 
 
-def refusal(body: bytes, result: CheckResult) -> str | None:
+def refusal(body: bytes, result: CheckResult, budget: int | None = None) -> str | None:
     """Why ``/analyze`` answers 400 for a checked body, or None for 200 (see the docs)."""
     if not body.strip():
         return "The body is empty: send the manifest text (YAML or JSON) as the body."
@@ -457,7 +660,8 @@ def refusal(body: bytes, result: CheckResult) -> str | None:
             return f"The body cannot be read: {error.message}."
     for error in result.hostile:
         return f"Refused: document {error.document} is hostile ({error.message})."
-    if not result.objects and not any(_is_object(d) for d in read_documents(body)):
+    documents = read_documents(body, max_documents=budget + 1) if budget else read_documents(body)
+    if not result.objects and not any(_is_object(d) for d in documents):
         if result.errors:
             first = result.errors[0].message
             return (
@@ -492,29 +696,63 @@ def _body_example(value: str) -> dict[str, Any]:
         }
     },
 )
-def analyze(request: HttpRequest) -> HttpResponse:
+def analyze(
+    request: HttpRequest,
+    kubernetesVersion: str | None = None,  # noqa: N803 - the query parameter's name
+    namespace: str | None = None,
+) -> HttpResponse:
     body = _read_body(request, MAX_INPUT_BYTES)
     if isinstance(body, HttpResponse):
         return body
-    result = check_files([(REQUEST_FILE, body)])
-    reason = refusal(body, result)
+    try:
+        version = parse_kubernetes_version(kubernetesVersion)
+    except ValueError as exc:
+        return _error(400, f"{exc}.")
+    if namespace is not None:
+        problems = name_is_dns_label(namespace)
+        if problems:
+            return _error(400, f"namespace {namespace!r} is not valid: {problems[0]}.")
+    budget = workload_budget(len(body))
+    result = check_files(
+        [(REQUEST_FILE, body)],
+        kubernetes_version=version,
+        namespace=namespace or None,
+        max_workloads=budget,
+    )
+    reason = refusal(body, result, budget)
     if reason is not None:
         return _error(400, reason)
     # The engine's dict as is (not re-validated through the schema), so the answer is
     # byte-for-byte what the CLI prints with --format json.
     return HttpResponse(
-        orjson.dumps(result.as_dict()), content_type="application/json; charset=utf-8"
+        dumps_json(result.as_dict()), content_type="application/json; charset=utf-8"
     )
 
 
-def render_answer(design: Design) -> dict[str, Any]:
-    """The render answer for a design; raises ValueError when its ``base`` cannot be a Pod."""
+class RenderIn(Design):
+    """The body of /render: a design, plus the cluster's version next to its fields."""
+
+    kubernetesVersion: str | None = Field(  # noqa: N815
+        default=None,
+        description=f"one of {', '.join(SUPPORTED_VERSIONS)}; default {DEFAULT_VERSION}",
+    )
+
+
+def render_answer(design: Design, kubernetes_version: str | None = None) -> dict[str, Any]:
+    """The render answer for a design; raises ValueError when its ``base`` cannot be a Pod
+    or the version is not supported."""
     if len(design.containers) > MAX_RENDER_CONTAINERS:
         raise ValueError(f"A design has at most {MAX_RENDER_CONTAINERS} containers.")
+    version = cluster_version(kubernetes_version)
     try:
-        return render_design(design).as_dict()
+        rendered = render_design(design, version=version)
     except DesignError as exc:
         raise ValueError(str(exc)) from exc
+    return {
+        **rendered.as_dict(),
+        "kubernetesVersion": version.version,
+        "versionNotes": [n.as_dict() for n in version_notes(rendered.pod, version)],
+    }
 
 
 @api.post(
@@ -524,25 +762,38 @@ def render_answer(design: Design) -> dict[str, Any]:
     description=RENDER_DESCRIPTION,
     operation_id="render",
 )
-def render_endpoint(request: HttpRequest, design: Design) -> Any:
+def render_endpoint(request: HttpRequest, design: RenderIn) -> Any:
     if len(request.body) > MAX_RENDER_BYTES:
         limit = f"{MAX_RENDER_BYTES:,}"
         return Status(413, {"error": f"The body is larger than the {limit}-byte limit."})
+    # The design proper, without the request's own field (fields are models already).
+    plain = Design.model_validate({name: getattr(design, name) for name in Design.model_fields})
     try:
-        return render_answer(design)
+        return render_answer(plain, design.kubernetesVersion)
     except ValueError as exc:
         return Status(
             422, {"detail": [{"loc": ["body", "design"], "msg": str(exc), "type": "value_error"}]}
         )
 
 
+def _first_workload(text: str) -> Workload:
+    """The first workload of a YAML or JSON text: the documents after it are not read."""
+    errors = []
+    try:
+        for document in iter_documents(text, max_bytes=MAX_RENDER_BYTES):
+            workloads, read_errors = find_workloads([document])
+            if workloads:
+                return workloads[0]
+            errors += read_errors
+    except ManifestError as exc:
+        raise ValueError(f"The pod text cannot be read: {exc}.") from exc
+    raise ValueError(errors[0].message if errors else "No pod found in the text.")
+
+
 def _fit_pod(value: dict[str, Any] | str) -> Pod:
     """The pod to fit: an object or YAML text; a workload's pod template is used as is."""
     if isinstance(value, str):
-        objects, errors = check_text(REQUEST_FILE, value)
-        if not objects:
-            raise ValueError(errors[0].message if errors else "No pod found in the text.")
-        workloads = [o.workload for o in objects]
+        workloads = [_first_workload(value)]
     else:
         workloads, errors = find_workloads([Document(0, 1, value, None)])
         if not workloads:
@@ -669,6 +920,9 @@ def fit_endpoint(request: HttpRequest, body: FitIn) -> Any:
 
 @api.exception_handler(HttpError)
 def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    # django-ninja words every unreadable body "Cannot parse request body"; say why.
+    if exc.status_code == 400 and isinstance(exc.__cause__, ValueError):
+        return _error(400, f"The body is not JSON: {exc.__cause__}.")
     return _error(exc.status_code, str(exc))
 
 

@@ -21,8 +21,13 @@ from django.utils.translation import gettext_lazy as _
 from pydantic import BaseModel, ValidationError
 
 from designer.k8s.design import (
+    COMMON_SELECTORS,
+    DRA_CHOICES,
+    DRA_MODE,
     EXPORT_KINDS,
     MAX_CONTAINERS,
+    MAX_DRA_ALTERNATIVES,
+    MAX_DRA_SELECTORS,
     SIZE_KEYS,
     WORKLOAD_TYPES,
     ContainerDesign,
@@ -33,7 +38,9 @@ from designer.k8s.design import (
     HeadroomChoice,
     NodeChoice,
 )
+from designer.k8s.dra import CEL_MAX_LENGTH
 from designer.k8s.gpu import mig_models, sharing_modes
+from designer.k8s.manifest import go_json_loads
 from designer.k8s.scheduler import catalog_shapes
 
 QUANTITY_MAX = 100  # long enough for any real quantity; longer input is refused at the field
@@ -93,7 +100,7 @@ def decode_blob(text: str) -> dict[str, Any] | None:
         raw = inflater.decompress(packed, MAX_BLOB_BYTES)
         if inflater.unconsumed_tail:
             raise ValueError("too large")
-        value = json.loads(raw)
+        value = go_json_loads(raw)  # unpaired surrogates become U+FFFD, as in Go
     except (ValueError, zlib.error) as exc:
         raise ValueError(str(_("This saved manifest data is damaged and cannot be read."))) from exc
     if not isinstance(value, dict):
@@ -173,10 +180,198 @@ class LiveForm(forms.Form):
                 bound.widget.attrs["class"] = f"{css} live".strip()
 
 
+# --- fields for the DRA claim (lists in the design) -------------------------------------------
+
+
+class LinesField(forms.CharField):
+    """A textarea holding one item per line (CEL selectors): the cleaned value is the list of
+    its non-blank lines, at most ``max_items``."""
+
+    def __init__(self, *, max_items: int, **kwargs: Any) -> None:
+        self.max_items = max_items
+        super().__init__(**kwargs)
+
+    def clean(self, value: Any) -> list[str]:  # type: ignore[override]
+        text = super().clean(value)
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        if len(lines) > self.max_items:
+            raise forms.ValidationError(
+                _("At most %(max)s selectors: this has %(count)s.")
+                % {"max": self.max_items, "count": len(lines)}
+            )
+        return lines
+
+
+class NamesInput(forms.CheckboxSelectMultiple):
+    """Checkboxes of container names (the page sets ``choices``); a query may also carry the
+    names comma-separated in one value, as the design's address does."""
+
+    def value_from_datadict(self, data: Any, files: Any, name: str) -> list[str]:
+        values = data.getlist(name) if hasattr(data, "getlist") else data.get(name) or []
+        if isinstance(values, str):
+            values = [values]
+        return [n.strip() for v in values for n in str(v).split(",") if n.strip()]
+
+
+class NamesField(forms.Field):
+    """Container names (the containers that share the GPU claim). Which names exist is the
+    engine's to say (design/dra.py names a missing one), not the field's."""
+
+    widget = NamesInput
+
+    def to_python(self, value: Any) -> list[str]:
+        names = list(dict.fromkeys(value or []))
+        if len(names) > MAX_CONTAINERS or any(len(n) > 300 for n in names):
+            raise forms.ValidationError(_("These are not container names."))
+        return names
+
+
+class DefaultRadioSelect(forms.RadioSelect):
+    """Radio buttons with one of them checked when the value is unset (the field's default,
+    which the design model applies to an unset value too)."""
+
+    def __init__(self, default: str, attrs: dict[str, Any] | None = None) -> None:
+        self.default = default
+        super().__init__(attrs)
+
+    def format_value(self, value: Any) -> list[str]:
+        return super().format_value(value) or [self.default]
+
+
+def _selector_input(key: str, datalist: str) -> forms.TextInput:
+    return forms.TextInput(
+        attrs={
+            "list": datalist,
+            "autocomplete": "off",
+            "placeholder": COMMON_SELECTORS[key].example,
+        }
+    )
+
+
+def product_field() -> forms.CharField:
+    """The common selector "GPU product" (NVIDIA's productName)."""
+    return forms.CharField(
+        label=_(COMMON_SELECTORS["product"].label),
+        required=False,
+        max_length=200,
+        widget=_selector_input("product", "dra-products"),
+    )
+
+
+def mig_profile_field() -> forms.CharField:
+    """The common selector "MIG profile"."""
+    return forms.CharField(
+        label=_(COMMON_SELECTORS["mig_profile"].label),
+        required=False,
+        max_length=50,
+        widget=_selector_input("mig_profile", "dra-mig-profiles"),
+    )
+
+
+def min_memory_field(**kwargs: Any) -> forms.CharField:
+    """The common selector "GPU memory at least" (a quantity; a bare number is Gi)."""
+    return forms.CharField(
+        label=_(COMMON_SELECTORS["min_memory"].label),
+        required=False,
+        max_length=QUANTITY_MAX,
+        widget=QuantityInput(COMMON_SELECTORS["min_memory"].example),
+        **kwargs,
+    )
+
+
+class AlternativeForm(LiveForm):
+    """One ``firstAvailable`` alternative of the claim: its fields as the page shows them,
+    named ``gpu_first_available-<i>-<field>`` (AlternativesField reads them back)."""
+
+    device_class = forms.CharField(
+        label=_("DeviceClass"),
+        required=False,
+        max_length=253,
+        widget=forms.TextInput(attrs={"list": "dra-device-classes", "autocomplete": "off"}),
+    )
+    count = forms.CharField(
+        label=_("Devices"),
+        required=False,
+        max_length=10,
+        widget=forms.TextInput(attrs={"inputmode": "numeric"}),
+    )
+    product = product_field()
+    min_memory = min_memory_field()
+    mig_profile = mig_profile_field()
+    selectors = LinesField(
+        label=_("Other CEL selectors"),
+        required=False,
+        max_items=MAX_DRA_SELECTORS,
+        max_length=MAX_DRA_SELECTORS * (CEL_MAX_LENGTH + 1),
+        widget=forms.Textarea(attrs={"rows": 2, "spellcheck": "false", "class": "cel"}),
+        help_text=_("One CEL expression per line."),
+    )
+
+
+ALTERNATIVE_FIELDS = tuple(AlternativeForm.base_fields)
+
+
+class AlternativesInput(forms.Widget):
+    """Reads the alternatives' rows (``<name>-<i>-<field>``, i = 0, 1, ... while a row has any
+    field) from the query; the page renders them with AlternativeForm, not with this widget."""
+
+    def value_from_datadict(self, data: Any, files: Any, name: str) -> list[dict[str, str]]:
+        return [
+            {key: data.get(f"{name}-{i}-{key}", "") for key in ALTERNATIVE_FIELDS}
+            for i in range(alternative_rows(data, name))
+        ]
+
+
+def alternative_rows(data: Any, name: str = "gpu_first_available") -> int:
+    """How many alternative rows a query holds (one more than the limit at most, so the
+    field can say there are too many)."""
+    keys = [k for k in data if k.startswith(f"{name}-")]
+    count = 0
+    while count <= MAX_DRA_ALTERNATIVES and any(k.startswith(f"{name}-{count}-") for k in keys):
+        count += 1
+    return count
+
+
+class AlternativesField(forms.Field):
+    """The claim's ``firstAvailable`` alternatives: each row cleaned by AlternativeForm's own
+    fields; a row is kept even when blank, so row i on the page is alternative i."""
+
+    widget = AlternativesInput
+
+    def to_python(self, value: Any) -> list[dict[str, Any]]:
+        rows = value or []
+        if len(rows) > MAX_DRA_ALTERNATIVES:
+            raise forms.ValidationError(
+                _("At most %(max)s alternatives.") % {"max": MAX_DRA_ALTERNATIVES}
+            )
+        cleaned = []
+        for i, row in enumerate(rows, start=1):
+            out: dict[str, Any] = {}
+            for key, field in AlternativeForm.base_fields.items():
+                try:
+                    out[key] = field.clean(row.get(key, ""))
+                except forms.ValidationError as exc:
+                    raise forms.ValidationError(
+                        _("Alternative %(n)s, %(field)s: %(error)s")
+                        % {"n": i, "field": field.label, "error": " ".join(exc.messages)}
+                    ) from None
+            cleaned.append(out)
+        return cleaned
+
+
+GPU_SOURCES = (
+    ("plugin", _("Device plugin (nvidia.com/gpu: N)")),
+    ("dra", _("DRA claim (resource.k8s.io/v1, Kubernetes 1.34+)")),
+)
+MAX_SLICES_YAML = 1_000_000
+
+
 class PodForm(LiveForm):
     static_fields = (
         "workload",
         "size",
+        "gpu_source",
+        "gpu_allocation_mode",
         "gpu_mode",
         "gpu_model",
         "gpu_memory_gb",
@@ -270,6 +465,73 @@ class PodForm(LiveForm):
         widget=forms.CheckboxInput(attrs=action_attrs("gpu")),
     )
 
+    # GPUs through a DRA claim (design/dra.py): the fields of GpuChoice's mode "dra".
+    # gpu_source is the form's own switch: "dra" is GpuChoice.mode "dra" (see _design).
+    gpu_source = forms.ChoiceField(
+        label=_("How the pod gets its GPUs"),
+        required=False,
+        choices=GPU_SOURCES,
+        widget=DefaultRadioSelect("plugin", attrs=action_attrs("gpu")),
+    )
+    gpu_device_class = forms.CharField(
+        label=_("DeviceClass"),
+        required=False,
+        max_length=253,
+        widget=forms.TextInput(attrs={"list": "dra-device-classes", "autocomplete": "off"}),
+        help_text=_("gpu.nvidia.com: whole GPUs; mig.nvidia.com: MIG partitions."),
+    )
+    gpu_allocation_mode = forms.ChoiceField(
+        label=_("How many devices"),
+        required=False,
+        choices=[
+            ("ExactCount", _("A number of devices (ExactCount)")),
+            ("All", _("Every matching device of the node (All)")),
+        ],
+        widget=DefaultRadioSelect("ExactCount", attrs=action_attrs("gpu")),
+    )
+    gpu_count = forms.CharField(
+        label=_("Devices per pod"),
+        required=False,
+        max_length=10,
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "placeholder": _("as GPUs")}),
+        help_text=_("Empty: the GPU container's GPUs field."),
+    )
+    gpu_product = product_field()
+    gpu_min_memory = min_memory_field(help_text=_("40 means 40Gi."))
+    gpu_mig_profile = mig_profile_field()
+    gpu_selectors = LinesField(
+        label=_("Other CEL selectors"),
+        required=False,
+        max_items=MAX_DRA_SELECTORS,
+        max_length=MAX_DRA_SELECTORS * (CEL_MAX_LENGTH + 1),
+        widget=forms.Textarea(
+            attrs={
+                "rows": 2,
+                "spellcheck": "false",
+                "class": "cel",
+                "placeholder": "device.attributes['gpu.nvidia.com'].architecture == 'Hopper'",
+            }
+        ),
+        help_text=_("One CEL expression per line; every selector must be true for a device."),
+    )
+    gpu_shared_by = NamesField(
+        label=_("Containers that share the claim"),
+        required=False,
+        help_text=_("They see the same devices as the GPU container."),
+    )
+    gpu_claim_source = forms.ChoiceField(
+        label=_("Claim from"),
+        required=False,
+        choices=[
+            ("template", _("A ResourceClaimTemplate: one claim, and its own devices, per pod")),
+            ("claim", _("A ResourceClaim: one claim that every pod shares")),
+        ],
+        widget=DefaultRadioSelect("template"),
+    )
+    gpu_first_available = AlternativesField(
+        label=_("Alternatives (firstAvailable)"), required=False
+    )
+
     # Node fit.
     node_source = forms.ChoiceField(
         label=_("Node"),
@@ -328,11 +590,12 @@ class PodForm(LiveForm):
     node_cpu_cfs_quota = forms.TypedChoiceField(
         label=_("cpuCFSQuota"),
         required=False,
+        # "on" as the addresses made before this field existed say it (design_query).
         choices=[
-            ("true", _("true (the default): CPU limits are enforced")),
-            ("false", _("false: CPU limits are not enforced")),
+            ("on", _("true (the default): CPU limits are enforced")),
+            ("off", _("false: CPU limits are not enforced")),
         ],
-        coerce=lambda value: value == "true",
+        coerce=lambda value: value == "on",
         empty_value="",
     )
     node_cpu_cfs_quota_period = forms.CharField(
@@ -357,6 +620,19 @@ class PodForm(LiveForm):
         widget=forms.Textarea(attrs={"rows": 4, "placeholder": "kubectl get node NAME -o yaml"}),
     )
     node_max_pods = forms.CharField(label=_("Max pods per node"), required=False, max_length=10)
+    node_resource_slices = forms.CharField(
+        label=_("The node's ResourceSlices"),
+        required=False,
+        max_length=MAX_SLICES_YAML,
+        widget=forms.Textarea(
+            attrs={
+                "rows": 4,
+                "spellcheck": "false",
+                "placeholder": "kubectl get resourceslices -o yaml",
+            }
+        ),
+        help_text=_("Where the DRA claim's devices come from: paste them to see which match."),
+    )
     node_ds_cpu = quantity_field(_("DaemonSet CPU per node"), "500m")
     node_ds_memory = quantity_field(_("DaemonSet memory per node"), "1Gi")
 
@@ -565,8 +841,21 @@ def design_initial(design: Design) -> tuple[dict[str, Any], list[dict[str, Any]]
                 PodForm.base_fields.get(key), forms.BooleanField
             ):
                 # A yes/no select (cpuCFSQuota): an absent parameter keeps the default.
-                value = "true" if value else "false"
+                value = "on" if value else "off"
             pod[key] = value
+    # The DRA claim's lists as their fields hold them: selectors one per line, the
+    # alternatives as rows (see AlternativesField), shared_by as checked names.
+    if design.gpu.mode == DRA_MODE:
+        pod["gpu_source"] = "dra"  # unset is "plugin" (the radio's default)
+        pod["gpu_mode"] = ""
+        pod["gpu_selectors"] = "\n".join(design.gpu.selectors)
+        pod["gpu_first_available"] = [
+            {**alt, "selectors": "\n".join(alt["selectors"])} for alt in pod["gpu_first_available"]
+        ]
+    else:
+        # Not on the page without a claim (a device plugin design's address stays as it was).
+        for name in DRA_CHOICES:
+            pod.pop(f"gpu_{name}", None)
     containers = []
     for c in design.containers:
         data = c.model_dump(exclude={"extra", "base"})
@@ -584,6 +873,14 @@ def design_query(design: Design) -> dict[str, str]:
         if isinstance(value, bool):
             if value:
                 query[key] = "on"
+        elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+            if value:
+                query[key] = ",".join(value)  # container names (NamesInput reads both forms)
+        elif isinstance(value, list):
+            # Rows: every field of every row, blank ones too, so no row is lost.
+            for i, row in enumerate(value):
+                for name, item in row.items():
+                    query[f"{key}-{i}-{name}"] = str(item)
         elif value not in (None, ""):
             query[key] = str(value)
     query["c-TOTAL_FORMS"] = str(len(containers))
@@ -604,6 +901,10 @@ def design_from_forms(pod_form: PodForm, formset: Any) -> Design | None:
 
 def _design(pod: dict[str, Any], container_data: list[dict[str, Any]]) -> Design | None:
     containers = [ContainerDesign(**data) for data in container_data]
+    if pod.get("gpu_source") == "dra":
+        # The DRA claim replaces the device plugin's sharing modes (whose select is then
+        # not on the page).
+        pod = {**pod, "gpu_mode": DRA_MODE}
     try:
         return Design(
             workload=pod["workload"],

@@ -1,8 +1,9 @@
-"""Stored share links: a design under a short id derived from its content."""
+"""What the site keeps in its database: share links and analyses, shared by every replica."""
 
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 
 from django.db import models
@@ -13,11 +14,18 @@ from designer.k8s.design import Design
 SHARE_ID = re.compile(r"^[0-9a-f]{12}$")
 
 
+def design_text(design: Design) -> str:
+    """The design as ASCII JSON text: NUL and every non-ASCII character are escapes, so
+    PostgreSQL (whose text and jsonb refuse NUL) and SQLite store exactly the same."""
+    return json.dumps(design.model_dump(mode="json"), ensure_ascii=True, separators=(",", ":"))
+
+
 class SharedDesign(models.Model):
     # The first 12 hex digits of the SHA-256 of the design's canonical JSON: the same
     # design always gets the same id, and ids cannot be enumerated.
     id = models.CharField(primary_key=True, max_length=12)
-    design = models.JSONField()
+    # JSON text, not a JSONField: see design_text.
+    design = models.TextField()
     created = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
@@ -30,8 +38,10 @@ class SharedDesign(models.Model):
 
     @classmethod
     def save_design(cls, design: Design) -> SharedDesign:
+        """Store the design (once: the id is its content). Raises DatabaseError when the
+        database refuses the write."""
         shared, _created = cls.objects.get_or_create(
-            id=cls.design_id(design), defaults={"design": design.model_dump(mode="json")}
+            id=cls.design_id(design), defaults={"design": design_text(design)}
         )
         return shared
 
@@ -44,6 +54,19 @@ class SharedDesign(models.Model):
         if shared is None:
             return None
         try:
-            return Design.model_validate(shared.design)
-        except ValidationError:
+            return Design.model_validate(json.loads(shared.design))
+        except (ValidationError, ValueError):
             return None
+
+
+class StoredAnalysis(models.Model):
+    """One analysis of the Analyze page (designer.store.AnalysisStore reads and writes it)."""
+
+    id = models.CharField(primary_key=True, max_length=22)
+    created = models.DateTimeField(db_index=True)
+    expires = models.DateTimeField(db_index=True)
+    size = models.PositiveIntegerField()  # len(data): what the byte bounds count
+    data = models.BinaryField()  # zlib-compressed JSON
+
+    def __str__(self) -> str:
+        return self.id

@@ -9,6 +9,7 @@ Kubernetes rule lives here.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
@@ -16,8 +17,11 @@ from urllib.parse import urlencode
 from django.utils.translation import gettext, gettext_lazy
 
 from designer.forms import (
+    ALTERNATIVE_FIELDS,
+    AlternativeForm,
     ContainerForm,
     PodForm,
+    alternative_rows,
     design_query,
     field_for_choice,
     field_for_path,
@@ -28,17 +32,24 @@ from designer.forms import (
 from designer.i18n import translate
 from designer.k8s.core import Message, format_resources
 from designer.k8s.design import (
+    ADD_ALTERNATIVE,
+    DRA_CHOICES,
+    DRA_MODE,
     GPU_RESOURCE_CHOICES,
+    MAX_DRA_ALTERNATIVES,
+    REMOVE_ALTERNATIVE,
     WORKLOAD_TYPES,
     Design,
     DesignError,
     PodReport,
     Rendered,
+    claim_choice_field,
     removable,
     render_design,
     settings_field,
     workload_type,
 )
+from designer.k8s.dra import KNOWN_DEVICE_CLASSES, KNOWN_GPU_PRODUCTS
 from designer.k8s.gpu import mig_profiles
 
 
@@ -63,6 +74,9 @@ class Results:
     rendered: Rendered | None = None
     # The user's edited fields (engine keys), as the page sent them or the action left them.
     touched: frozenset[str] = frozenset()
+    # Optional PodForm fields to show when the forms could not make a design (the engine
+    # cannot say which apply): those of the section the form says is chosen, as typed.
+    kept_fields: frozenset[str] = frozenset()
 
     @property
     def plan(self) -> Any:
@@ -118,7 +132,14 @@ def design_results(
     for text in formset.non_form_errors() if bound else []:
         add("err-pod", FieldMessage("error", text))
     if design is None:
-        return Results(None, None, slots=slots, form_invalid=True, touched=touched)
+        return Results(
+            None,
+            None,
+            slots=slots,
+            form_invalid=True,
+            touched=touched,
+            kept_fields=_kept(pod_form),
+        )
 
     try:
         rendered = render_design(design, action, changed, touched=touched, was=was)
@@ -143,19 +164,27 @@ def design_results(
         ("warning", rendered.object_warnings),
     ):
         for object_problem in problems:
-            setting = settings_field(
-                rendered.objects[object_problem.index], object_problem.problem.field
-            )
             found = object_problem.problem
             text = (
                 f"{object_problem.kind} {found}"
                 if level == "error"
                 else f"{object_problem.kind} {found.field}: {found.message}"
             )
+            if rendered.dra and object_problem.index < len(rendered.dra.objects):
+                # The claim's ResourceClaimTemplate (or ResourceClaim) comes first.
+                name, prefix = dra_field(claim_choice_field(found.field))
+                add(slot_id(None, name), FieldMessage(level, prefix + text, api=True))
+                continue
+            setting = settings_field(rendered.objects[object_problem.index], found.field)
             add(
                 slot_id(None, f"export_{setting}" if setting else "export_kind"),
                 FieldMessage(level, text, api=True),
             )
+    if rendered.dra is not None:
+        for level, messages in (("error", rendered.dra.problems), ("hint", rendered.dra.hints)):
+            for key, message in messages.items():
+                name, prefix = dra_field(key)
+                add(slot_id(None, name), FieldMessage(level, prefix + translate(message)))
     for key, message in rendered.plan.problems.items():
         add(slot_id(None, field_for_choice(key)), FieldMessage("error", translate(message)))
     # issue 16 hook: proposals beside the GPU/node fields (e.g. a smaller MIG profile).
@@ -173,11 +202,37 @@ def design_results(
     )
 
 
+# A DRA claim's choice keys (design/dra.py) that are not one form field each: a typed
+# selector is a line of its textarea, an alternative's field is one of its row's fields.
+_SELECTOR_KEY = re.compile(
+    r"^(?P<owner>gpu(?:\.first_available\[\d+\])?)\.selectors\[(?P<n>\d+)\]$"
+)
+_ALTERNATIVE_KEY = re.compile(r"^gpu\.first_available\[(?P<i>\d+)\]\.(?P<field>\w+)$")
+
+
+def dra_field(key: str) -> tuple[str, str]:
+    """The PodForm field (or alternative row field) a DRA choice key is shown at, and the
+    words to put before its message (which selector of the textarea it is about)."""
+    prefix = ""
+    selector = _SELECTOR_KEY.match(key)
+    if selector:
+        key = f"{selector.group('owner')}.selectors"
+        prefix = gettext("Selector %(n)s:") % {"n": int(selector.group("n")) + 1} + " "
+    alternative = _ALTERNATIVE_KEY.match(key)
+    if alternative:
+        return f"gpu_first_available-{alternative.group('i')}-{alternative.group('field')}", prefix
+    if key == "gpu.mode":
+        return "gpu_source", prefix  # the DRA claim's own problems (no app container)
+    return field_for_choice(key), prefix
+
+
 # --- the page's context --------------------------------------------------------------------
 
 # The optional fields of each section, in the order the page lists them, as choice fields
 # (the form names them "<group>_<field>"). Which of them apply is the engine's answer.
-GPU_SECTION = ("gpu.model", "gpu.memory_gb", "gpu.profile", "gpu.rename_shared")
+GPU_SECTION = ("gpu.mode", "gpu.model", "gpu.memory_gb", "gpu.profile", "gpu.rename_shared")
+# The DRA claim's fields (the GPU section's DRA block lays them out by name).
+DRA_SECTION = tuple(f"gpu.{name}" for name in DRA_CHOICES)
 NODE_SECTION = (
     "node.catalog_id",
     "node.cpu",
@@ -188,6 +243,7 @@ NODE_SECTION = (
     "node.manifest",
     "node.mig_layout",
     "node.gpu_replicas",
+    "node.resource_slices",
     "node.max_pods",
     "node.ds_cpu",
     "node.ds_memory",
@@ -210,7 +266,8 @@ EXPORT_SECTION = (
     "export.active_deadline_seconds",
 )
 OPTIONAL = frozenset(
-    field_for_choice(f) for f in (*GPU_SECTION, *NODE_SECTION, *KUBELET_SECTION, *EXPORT_SECTION)
+    field_for_choice(f)
+    for f in (*GPU_SECTION, *DRA_SECTION, *NODE_SECTION, *KUBELET_SECTION, *EXPORT_SECTION)
 )
 
 
@@ -221,8 +278,17 @@ def shown_pod_fields(results: Results) -> set[str]:
     # workload and size are rendered by hand (htmx preset selects); base and touched are
     # hidden: no slot.
     shown = set(PodForm.base_fields) - OPTIONAL - {"workload", "size", "base", "touched"}
-    applicable = results.rendered.applicable if results.rendered else frozenset()
-    return shown | {field_for_choice(f) for f in applicable}
+    if results.rendered is None:
+        return shown | results.kept_fields
+    return shown | {field_for_choice(f) for f in results.rendered.applicable}
+
+
+def _kept(pod_form: PodForm | None) -> frozenset[str]:
+    """The optional fields a form without a design keeps on the page: the DRA claim's when
+    the form chose one (its values stay as typed until the form is fixed)."""
+    if pod_form is None or pod_form["gpu_source"].value() != "dra":
+        return frozenset()
+    return frozenset(field_for_choice(f) for f in DRA_SECTION)
 
 
 def _all_slot_ids(containers: int, results: Results) -> list[dict]:
@@ -231,6 +297,12 @@ def _all_slot_ids(containers: int, results: Results) -> list[dict]:
     field that is not shown goes to the pod's slot."""
     shown = shown_pod_fields(results)
     ids = ["err-pod"] + [f"err-id_{name}" for name in PodForm.base_fields if name in shown]
+    if "gpu_first_available" in shown and results.design is not None:
+        ids += [
+            f"err-id_gpu_first_available-{i}-{name}"
+            for i in range(len(results.design.gpu.first_available))
+            for name in ALTERNATIVE_FIELDS
+        ]
     for i in range(containers):
         ids.append(f"err-c-{i}")
         ids += [f"err-id_c-{i}-{name}" for name in ContainerForm.base_fields if name != "base"]
@@ -297,6 +369,81 @@ def _plan_context(results: Results) -> dict[str, Any]:
     return context
 
 
+# --- the DRA claim (issue 13) --------------------------------------------------------------
+
+# What a download needs of a design is all but the pasted node objects (which can make its
+# URL longer than servers accept, and do not change the YAML).
+_NOT_FOR_DOWNLOAD = ("node_manifest", "node_resource_slices")
+
+
+def _claims_context(results: Results) -> dict[str, Any]:
+    """The claims card: the pod's claims and what they change, translated."""
+    rendered = results.rendered
+    if rendered is None or rendered.dra is None:
+        return {}
+    claims = [
+        {
+            "name": c.name,
+            "kind": c.object_kind,
+            "object": c.object_name,
+            "device_class": c.device_class,
+            "count": c.count,
+            "containers": ", ".join(c.containers),
+        }
+        for c in rendered.dra.claims
+    ]
+    return {
+        "claims": claims,
+        "claim_lines": [translate(line) for line in rendered.claim_explanation],
+    }
+
+
+def _device_name(device_id: str) -> str:
+    return device_id.rsplit("/", 1)[-1]
+
+
+def _claims_fit_context(results: Results) -> dict[str, Any]:
+    """The node panel's DRA part: which devices of the pasted ResourceSlices match each
+    request of the pod's claims, and which the first pod gets."""
+    fit = results.plan.fit if results.plan else None
+    found = fit.claims if fit is not None else None
+    if found is None:
+        return {}
+    rows = []
+    allocations = found.fit.claims if found.fit else ()
+    for allocation in allocations:
+        for match in allocation.matches:
+            allocated = allocation.devices.get(match.request, ())
+            rows.append(
+                {
+                    # The request names its claim only when the pod has several.
+                    "request": match.request
+                    if len(allocations) == 1
+                    else f"{allocation.claim}: {match.request}",
+                    "device_class": match.device_class,
+                    "count": match.count,
+                    "matching": [_device_name(d) for d in match.matching],
+                    "allocated": [_device_name(d) for d in allocated],
+                    "problem": translate(match.problem) if match.problem else "",
+                    # An alternative no device matches is no problem once another one is
+                    # allocated (firstAvailable).
+                    "claim_ok": allocation.ok,
+                }
+            )
+    notes = [*found.notes, *(found.fit.notes if found.fit else ())]
+    problem = found.fit.problem if found.fit else None
+    return {
+        "claims_fit": {
+            "node": found.node or "",
+            "pods": found.pods,
+            "devices": len(found.devices),
+            "rows": rows,
+            "problem": translate(problem) if problem else "",
+            "notes": [translate(n) for n in notes],
+        }
+    }
+
+
 def _resource_rows(report: PodReport | None) -> list[tuple[str, str, str]]:
     """The scheduler's sums; a resource with a value that cannot be read says so in its
     column (it is left out of the sum, which is therefore unknown)."""
@@ -355,20 +502,30 @@ def results_context(results: Results, *, oob: bool, containers: int | None = Non
     rendered = results.rendered
     count = len(design.containers) if containers is None and design else containers or 0
     slots = _all_slot_ids(count, results)
-    share_query = urlencode(design_query(design)) if design else ""
+    query = design_query(design) if design else {}
+    claim_lines = rendered.claim_explanation if rendered else ()
+    share_query = urlencode(query)
     return {
         "results": results,
         "report": results.report,
         "query": _with_touched(share_query, results.touched) if design else "",
         "share_query": share_query,
+        "download_query": urlencode({k: v for k, v in query.items() if k not in _NOT_FOR_DOWNLOAD}),
         "error_count": results.error_count,
         "size_choices": SIZE_CHOICES,
         "size_value": design.size if design else "",
         "legends": _legends(design) if count == len(design.containers if design else []) else [],
         "resource_rows": _resource_rows(results.report),
         **_plan_context(results),
+        **_claims_context(results),
+        **_claims_fit_context(results),
         "export_kind": rendered.kind if rendered else "",
-        "export_lines": [translate(line) for line in rendered.explanation] if rendered else [],
+        # The claims' own lines are shown with the claims.
+        "export_lines": [
+            translate(line) for line in rendered.explanation if line not in claim_lines
+        ]
+        if rendered
+        else [],
         "advice": [
             {"message": translate(a.message), "reason": translate(a.reason)}
             for a in (results.report.advice if results.report else [])
@@ -390,6 +547,7 @@ def designer_context(pod_form: PodForm, formset: Any, results: Results, *, oob: 
     shown = shown_pod_fields(results)
     _offer_model_profiles(pod_form, results)
     legends = _legends(design) if design and len(design.containers) == len(container_forms) else []
+    dra = _dra_form_context(pod_form, container_forms, results, shown)
     return {
         **results_context(results, oob=oob, containers=len(container_forms)),
         "pod_form": pod_form,
@@ -419,6 +577,7 @@ def designer_context(pod_form: PodForm, formset: Any, results: Results, *, oob: 
         # Without a design (form errors) the select shows what was sent.
         "size_value": design.size if design else pod_form["size"].value() or "",
         "touched_text": touched_text(results.touched),
+        "dra": dra,
         **{
             key: [pod_form[field_for_choice(n)] for n in section if field_for_choice(n) in shown]
             for key, section in (
@@ -475,3 +634,46 @@ def _kept_edits(results: Results) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+def _dra_form_context(
+    pod_form: PodForm, container_forms: list[Any], results: Results, shown: set[str]
+) -> dict[str, Any] | None:
+    """The GPU section's DRA block: its fields by name, the alternatives' rows and the
+    containers that may share the claim; None without a DRA claim."""
+    design = results.design
+    if design is not None and design.gpu.mode != DRA_MODE:
+        return None
+    if design is None and pod_form["gpu_source"].value() != "dra":
+        return None
+    fields = {name: pod_form[f"gpu_{name}"] for name in DRA_CHOICES if f"gpu_{name}" in shown}
+    dra = results.rendered.dra if results.rendered else None
+    owner = dra.claims[0].containers[0] if dra and dra.claims else None
+    names = [str(f["name"].value() or "") for f in container_forms]
+    sharing = pod_form.fields["gpu_shared_by"]
+    sharing.widget.choices = [(n, n) for n in dict.fromkeys(names) if n and n != owner]
+    if pod_form.is_bound:
+        rows = min(alternative_rows(pod_form.data), MAX_DRA_ALTERNATIVES)
+        alternatives = [
+            AlternativeForm(pod_form.data, prefix=f"gpu_first_available-{i}") for i in range(rows)
+        ]
+    else:
+        alternatives = [
+            AlternativeForm(initial=row, prefix=f"gpu_first_available-{i}")
+            for i, row in enumerate(pod_form.initial.get("gpu_first_available") or [])
+        ]
+    return {
+        "fields": fields,
+        "owner": owner or "",
+        "share_choices": bool(sharing.widget.choices),
+        "alternatives": [
+            {"index": i, "number": i + 1, "form": f, "remove": f"{REMOVE_ALTERNATIVE}{i}"}
+            for i, f in enumerate(alternatives)
+        ],
+        "can_add": len(alternatives) < MAX_DRA_ALTERNATIVES,
+        "add_action": ADD_ALTERNATIVE,
+        "device_classes": [
+            (c.name, translate(Message(c.label, {}))) for c in KNOWN_DEVICE_CLASSES.values()
+        ],
+        "products": [p.name for p in KNOWN_GPU_PRODUCTS],
+    }

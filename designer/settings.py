@@ -43,14 +43,18 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost: its headers are on every answer, the 400 for a bad Host included.
+    "designer.middleware.ContentSecurityPolicyMiddleware",
+    # Probes come by pod IP: answered before the host check.
+    "designer.middleware.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "designer.middleware.RequestSizeLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "designer.middleware.ContentSecurityPolicyMiddleware",
 ]
 
 # The benchmarks serve a bare view beside the app on the same server (bench/bench_urls.py).
@@ -71,11 +75,22 @@ TEMPLATES = [
     }
 ]
 
+# The server is ASGI (gunicorn.conf.py): every request runs in a thread of its own, so
+# Django's persistent connections would be one per thread ever made. No persistent
+# connections, then; PostgreSQL connections come from a pool per worker process instead
+# (psycopg_pool, at most DATABASE_POOL_MAX_SIZE: a request holds one while it runs, and
+# designer.asgi runs at most DESIGNER_MAX_CONCURRENT_REQUESTS at a time).
 DATABASES = {
     "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=60
+        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=0
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": int(os.environ.get("DATABASE_POOL_MAX_SIZE", "10")),
+        "timeout": 10,
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LANGUAGE_CODE = "en"
@@ -110,6 +125,13 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 21 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 21 * 1024 * 1024
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 5000
 
+# Analyses of the Analyze page live in the database (designer.store), bounded per entry
+# (compressed bytes), in all, and in number; expired and surplus ones go on every save.
+ANALYSIS_TTL_SECONDS = int(os.environ.get("ANALYSIS_TTL_SECONDS", 24 * 3600))
+ANALYSIS_MAX_ENTRY_BYTES = int(os.environ.get("ANALYSIS_MAX_ENTRY_BYTES", 4 * 1024 * 1024))
+ANALYSIS_MAX_TOTAL_BYTES = int(os.environ.get("ANALYSIS_MAX_TOTAL_BYTES", 256 * 1024 * 1024))
+ANALYSIS_MAX_ENTRIES = int(os.environ.get("ANALYSIS_MAX_ENTRIES", 500))
+
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
@@ -135,9 +157,13 @@ CSP_POLICY = (
     "object-src 'none'"
 )
 
+# Everything to stderr (the container's log); the designer's own loggers at INFO, so a
+# refused database write (full disk, read-only) is in the log with its traceback.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": "WARNING"},
+    "loggers": {"designer": {"level": os.environ.get("DESIGNER_LOG_LEVEL", "INFO")}},
 }

@@ -3,8 +3,11 @@ page's assembly is designer.presenter's."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
+from urllib.parse import urlencode
 
+from django.db import DatabaseError
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -20,11 +23,11 @@ from designer.forms import (
     design_from_forms,
     design_from_query,
     design_initial,
+    design_query,
     touched_keys,
     touched_text,
 )
-from designer.i18n import translate
-from designer.k8s.core import Message, gettext_noop
+from designer.k8s.core import Message
 from designer.k8s.design import Design, UnknownWorkloadType, preset_design
 from designer.models import SharedDesign
 from designer.presenter import (
@@ -34,6 +37,8 @@ from designer.presenter import (
     page_query,
     results_context,
 )
+
+log = logging.getLogger("designer.views")
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -56,7 +61,7 @@ def _design_url(design: Design, touched: frozenset[str] = frozenset()) -> str:
     return f"{reverse('index')}?{page_query(design, touched)}"
 
 
-@require_GET
+@require_http_methods(["GET", "HEAD"])
 @vary_on_headers("HX-Request", "HX-Target")
 def index(request: HtmxHttpRequest) -> HttpResponse:
     """The designer. The query string holds the whole design, so every URL is shareable."""
@@ -145,28 +150,40 @@ def export_yaml(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def share(request: HtmxHttpRequest) -> HttpResponse:
-    """Store the design under a short permanent id; the same design gives the same id.
-
-    With JavaScript the form's fields come in the body; the page's no-JS form posts to
-    ``/share?<the design>``, so the design is read from the query when the body has none."""
+    """Store the design under a short permanent id; the same design gives the same id."""
+    # htmx posts the form; without JavaScript the design travels in the form's action URL.
     data = request.POST if "c-TOTAL_FORMS" in request.POST else request.GET
     pod_form, formset, design = _bind(data)
     if design is None:
-        problem = Message(gettext_noop("The design has errors; fix them to share it."), {})
-        if request.htmx:
-            return render(
-                request, "designer/index.html#share-link", {"share_problem": translate(problem)}
-            )
-        results = design_results(design, pod_form, formset, problem=problem)
-        response = _render_designer(request, pod_form, formset, results)
-        response.status_code = 400
-        return response
-    shared = SharedDesign.save_design(design)
+        return _share_failed(request, _("The design has form errors; fix them to share it."), 400)
+    try:
+        shared = SharedDesign.save_design(design)
+    except DatabaseError:
+        log.exception("a share link could not be stored")
+        message = _(
+            "The share link could not be saved: the database refused the write (it may be "
+            "full or read-only). Your design is not lost: it is in this page’s address, "
+            "which you can copy and share instead."
+        )
+        return _share_failed(request, message, 503, urlencode(design_query(design)))
     path = reverse("shared-design", args=[shared.id])
     if request.htmx:
         url = request.build_absolute_uri(path)
         return render(request, "designer/index.html#share-link", {"share_url": url})
     return redirect(path)
+
+
+def _share_failed(
+    request: HtmxHttpRequest, message: str, status: int, query: str = ""
+) -> HttpResponse:
+    """The reason beside the Share button (htmx: static/app.js swaps answers marked
+    X-Swap-Error, as htmx swaps no 4xx/5xx by itself), or a page linking back."""
+    context = {"share_error": message, "query": query or request.GET.urlencode()}
+    if request.htmx:
+        response = render(request, "designer/index.html#share-link", context, status=status)
+        response["X-Swap-Error"] = "true"
+        return response
+    return render(request, "share-failed.html", context, status=status)
 
 
 @require_http_methods(["GET", "HEAD"])

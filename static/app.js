@@ -116,3 +116,13 @@ document.addEventListener("submit", (event) => {
   document.addEventListener("DOMContentLoaded", announce);
   document.addEventListener("htmx:afterSettle", announce);
 })();
+
+// htmx swaps no 4xx/5xx answer by itself, so a failed Share would do nothing visible. The
+// server marks answers that carry a message for the page (X-Swap-Error: true): show them.
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const xhr = event.detail.xhr;
+  if (xhr && xhr.status >= 400 && xhr.getResponseHeader("X-Swap-Error") === "true") {
+    event.detail.shouldSwap = true;
+    event.detail.isError = false;
+  }
+});

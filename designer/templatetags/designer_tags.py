@@ -13,6 +13,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext, ngettext, pgettext
 
+from designer.k8s.apiserver import DEFAULT_VERSION, SUPPORTED_VERSIONS
+
 register = template.Library()
 
 
@@ -162,3 +164,13 @@ def container_legend(legend: dict[str, Any], oob: bool = False) -> SafeString:
         legend["name"],
         legend["path"],
     )
+
+
+@register.simple_tag
+def kubernetes_versions() -> dict[str, str]:
+    """The release answers default to and the range a user can choose from."""
+    return {
+        "default": DEFAULT_VERSION,
+        "first": SUPPORTED_VERSIONS[0],
+        "last": SUPPORTED_VERSIONS[-1],
+    }

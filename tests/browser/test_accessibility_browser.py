@@ -118,6 +118,8 @@ def test_every_control_of_the_designer_is_reachable_by_keyboard_with_visible_foc
         """selector => Array.from(document.querySelectorAll(selector))
             .filter(el => el.checkVisibility() && !el.disabled
                     && el.getAttribute('tabindex') !== '-1')
+            // A radio group is one Tab stop (the arrow keys move within it): its checked one.
+            .filter(el => el.type !== 'radio' || el.checked)
             .map((el, i) => { el.dataset.kbd = String(i); return el.dataset.kbd; })""",
         FOCUSABLE,
     )

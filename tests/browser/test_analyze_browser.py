@@ -95,7 +95,7 @@ def test_paste_filter_open_in_designer_and_export_keeps_the_manifest(
     expect(rows(page).first).to_have_attribute("data-workload", "ml/trainer")
     expect(page).to_have_url(re.compile(r"errors=yes"))
     page.get_by_label("Errors").select_option("")
-    page.get_by_label("Namespace").select_option("shop")
+    page.get_by_label("Namespace", exact=True).select_option("shop")
     expect(rows(page)).to_have_count(1)
     expect(rows(page).first).to_have_attribute("data-workload", "shop/web")
     page.get_by_label("QoS class").select_option("BestEffort")
@@ -106,7 +106,7 @@ def test_paste_filter_open_in_designer_and_export_keeps_the_manifest(
     assert page.evaluate("window.__marker") == "no reload"
 
     ARTIFACTS.mkdir(exist_ok=True)
-    page.get_by_label("Namespace").select_option("")
+    page.get_by_label("Namespace", exact=True).select_option("")
     expect(rows(page)).to_have_count(1)
     page.screenshot(path=ARTIFACTS / "analyze.png", full_page=True)
 

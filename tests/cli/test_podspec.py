@@ -55,6 +55,7 @@ def test_valid_pod_exits_0_and_prints_the_documented_json_shape(tmp_path: Path) 
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert report["errors"] == []
+    assert report["skipped"] == []
     (obj,) = report["objects"]
     assert obj == {
         "file": str(path),
@@ -63,6 +64,15 @@ def test_valid_pod_exits_0_and_prints_the_documented_json_shape(tmp_path: Path) 
         "kind": "Pod",
         "name": "trainer",
         "namespace": None,
+        "template": "",
+        "replicas": 1,
+        "replicasMin": None,
+        "replicasMax": None,
+        "replicasFrom": "",
+        "role": "",
+        "foundBy": "kind",
+        "operator": "",
+        "notes": [],
         "qosClass": "Guaranteed",
         "effectiveRequests": {"cpu": "8", "memory": "64Gi", "nvidia.com/gpu": "4"},
         "effectiveLimits": {"cpu": "8", "memory": "64Gi", "nvidia.com/gpu": "4"},
@@ -78,6 +88,8 @@ def test_valid_pod_exits_0_and_prints_the_documented_json_shape(tmp_path: Path) 
             }
         ],
         "claims": [],
+        "admission": None,
+        "versionNotes": [],
     }
     assert obj["qosReasons"]
     assert report["draObjects"] == []
@@ -249,6 +261,28 @@ def test_a_wrongly_typed_field_is_reported_at_its_path_with_the_type_expected() 
     assert obj["qosClass"] == "Guaranteed"  # cpu and memory can still be read
 
 
+def test_render_kind_pytorchjob_prints_a_pytorchjob_that_checks_clean(tmp_path: Path) -> None:
+    design = tmp_path / "d.json"
+    design.write_text('{"workload": "distributed", "export": {"workers": 3}}')
+    result = subprocess.run(
+        [sys.executable, "manage.py", "podspec", "render", "--kind", "PyTorchJob", str(design)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    out = tmp_path / "job.yaml"
+    out.write_text(result.stdout)
+    checked = podspec("--format", "json", str(out))
+    assert checked.returncode == 0
+    report = json.loads(checked.stdout)
+    assert [(o["template"], o["replicas"]) for o in report["objects"]] == [
+        ("spec.pytorchReplicaSpecs.Master.template", 1),
+        ("spec.pytorchReplicaSpecs.Worker.template", 2),
+    ]
+
+
 # --- Dynamic Resource Allocation ------------------------------------------------------------
 
 DRA_INPUT = """\
@@ -285,7 +319,9 @@ def test_check_prints_the_claims_and_the_template_it_links() -> None:
         "ResourceClaimTemplate two-gpus (<stdin>#0): used by Pod trainer (claim gpu)"
         in result.stdout
     )
-    assert result.stdout.rstrip().endswith("1 resource.k8s.io object(s), 0 with errors")
+    assert result.stdout.rstrip().endswith(
+        "1 resource.k8s.io object(s), 0 with errors (Kubernetes 1.35)"
+    )
 
 
 def test_a_template_with_errors_makes_check_exit_1() -> None:
@@ -305,3 +341,89 @@ def test_render_exports_a_dra_design_with_its_template() -> None:
     assert result.returncode == 0, result.stderr
     template, pod = yaml.safe_load_all(result.stdout)
     assert template["kind"] == "ResourceClaimTemplate" and pod["kind"] == "Pod"
+
+
+# --- namespace policy and the Kubernetes version --------------------------------------------
+
+POLICY = """\
+apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: LimitRange
+  metadata: {name: defaults, namespace: team}
+  spec:
+    limits:
+    - type: Container
+      default: {cpu: 500m, memory: 512Mi}
+      defaultRequest: {cpu: 100m, memory: 256Mi}
+- apiVersion: v1
+  kind: ResourceQuota
+  metadata: {name: compute, namespace: team}
+  spec: {hard: {limits.cpu: "4"}}
+  status: {hard: {limits.cpu: "4"}, used: {limits.cpu: "4"}}
+"""
+PLAIN_POD = """\
+apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  containers:
+  - {name: main, image: nginx}
+"""
+
+
+def test_policies_in_another_file_apply_to_the_namespace_option(tmp_path: Path) -> None:
+    policy, pod = tmp_path / "policy.yaml", tmp_path / "pod.yaml"
+    policy.write_text(POLICY)
+    pod.write_text(PLAIN_POD)
+    result = podspec("--format", "json", "--namespace", "team", str(policy), str(pod))
+    assert result.returncode == 1  # admission refuses the pod
+    report = json.loads(result.stdout)
+    assert report["kubernetesVersion"] == "1.35"
+    assert [p["applied"] for p in report["policies"]] == [True, True]
+    (obj,) = report["objects"]
+    admission = obj["admission"]
+    assert admission["qosClass"] == "Burstable"
+    (denial,) = admission["denials"]
+    assert denial["apiServerMessage"] == (
+        'pods "web" is forbidden: exceeded quota: compute, requested: limits.cpu=500m, '
+        "used: limits.cpu=4, limited: limits.cpu=4"
+    )
+
+
+def test_text_output_shows_the_admitted_class_defaults_and_denials() -> None:
+    result = podspec("-n", "team", "-", stdin=POLICY + "---\n" + PLAIN_POD)
+    out = result.stdout
+    assert (
+        "admitted: QoS Burstable (written as BestEffort; admitted as Burstable because "
+        "LimitRange/defaults sets cpu and memory)"
+    ) in out
+    assert (
+        "defaulted: spec.containers[0].resources.limits[cpu]=500m (from LimitRange/defaults)" in out
+    )
+    assert "annotation: kubernetes.io/limit-ranger: LimitRanger plugin set: cpu, memory" in out
+    assert 'denied by ResourceQuota (ResourceQuota/compute): pods "web" is forbidden' in out
+    assert "LimitRange team/defaults (<stdin>#0 items[0]): applied" in out
+    assert out.rstrip().endswith("1 denied by admission (Kubernetes 1.35)")
+
+
+def test_the_kubernetes_version_flag_changes_the_answer_and_refuses_unknown_releases() -> None:
+    pod = PLAIN_POD.replace("spec:\n", "spec:\n  resources: {limits: {cpu: 1, memory: 1Gi}}\n")
+    new = json.loads(podspec("--format", "json", "-", stdin=pod).stdout)["objects"][0]
+    old = podspec("--format", "json", "--kubernetes-version", "1.33", "-", stdin=pod)
+    old_obj = json.loads(old.stdout)["objects"][0]
+    assert new["qosClass"] == "Guaranteed" and old_obj["qosClass"] == "BestEffort"
+    assert old_obj["versionNotes"][0]["field"] == "spec.resources"
+    refused = podspec("--kubernetes-version", "1.29", "-", stdin=pod)
+    assert refused.returncode == 2 and "1.29" in refused.stderr
+
+
+def test_an_invalid_limit_range_is_reported_and_exits_1() -> None:
+    bad = POLICY.replace("default: {cpu: 500m, memory: 512Mi}", "default: {cpu: lots}")
+    result = podspec("-n", "team", "-", stdin=bad)
+    assert result.returncode == 1
+    assert (
+        'not applied: LimitRange "defaults" is invalid: spec.limits[0].default[cpu]'
+        in result.stdout
+    )

@@ -70,7 +70,14 @@ def test_identical_pod_templates_share_one_report() -> None:
 
 def test_the_json_document_has_the_documented_shape() -> None:
     document = check_texts([("f.yaml", POD % "a")])
-    assert set(document) == {"objects", "errors", "draObjects"}
+    assert set(document) == {
+        "objects",
+        "skipped",
+        "errors",
+        "draObjects",
+        "policies",
+        "kubernetesVersion",
+    }
     assert set(document["objects"][0]) == {
         "file",
         "document",
@@ -78,6 +85,15 @@ def test_the_json_document_has_the_documented_shape() -> None:
         "kind",
         "name",
         "namespace",
+        "template",
+        "replicas",
+        "replicasMin",
+        "replicasMax",
+        "replicasFrom",
+        "role",
+        "foundBy",
+        "operator",
+        "notes",
         "qosClass",
         "effectiveRequests",
         "effectiveLimits",
@@ -86,6 +102,8 @@ def test_the_json_document_has_the_documented_shape() -> None:
         "qosReasons",
         "advice",
         "claims",
+        "admission",
+        "versionNotes",
     }
 
 

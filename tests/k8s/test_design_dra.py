@@ -11,7 +11,15 @@ import pytest
 import yaml
 
 from designer.k8s.check import check_texts
-from designer.k8s.design import Design, render_design
+from designer.k8s.design import (
+    ADD_ALTERNATIVE,
+    MAX_DRA_ALTERNATIVES,
+    REMOVE_ALTERNATIVE,
+    Design,
+    claim_choice_field,
+    design_action,
+    render_design,
+)
 
 VERSIONS = ("1.34.0", "1.35.0", "1.36.0", "1.37.0")
 
@@ -251,3 +259,135 @@ def test_advice_counts_the_claimed_gpus() -> None:
     assert "cpu-per-gpu" not in {a.code for a in plugin.report.advice}
     # 8 CPUs for 4 claimed GPUs is below the 4-per-GPU advice, as it would be for nvidia.com/gpu: 4.
     assert "cpu-per-gpu" in {a.code for a in claimed.report.advice}
+
+
+# --- what the designer page needs of the engine ----------------------------------------------
+
+
+def test_a_catalog_node_with_a_dra_design_is_no_sharing_problem() -> None:
+    # The device plugin's sharing modes do not apply to a claim: no "unknown GPU sharing mode".
+    rendered = render({}, node={"source": "catalog", "catalog_id": "p5.48xlarge"})
+    assert rendered.plan.problems == {}
+    assert rendered.plan.fit is not None
+
+
+def test_the_sharing_mode_applies_to_device_plugins_and_the_count_to_exact_counts() -> None:
+    plugin = render_design(Design.model_validate({"workload": "training"}))
+    assert "gpu.mode" in plugin.applicable and "gpu.device_class" not in plugin.applicable
+    claimed = render({})
+    assert "gpu.mode" not in claimed.applicable
+    assert {"gpu.device_class", "gpu.count", "gpu.first_available"} <= claimed.applicable
+    every = render({"allocation_mode": "All"})
+    assert "gpu.count" not in every.applicable and "gpu.allocation_mode" in every.applicable
+
+
+def test_the_alternative_buttons_add_and_remove_rows() -> None:
+    design = Design.model_validate(
+        {"workload": "training", "gpu": {"mode": "dra", "device_class": "mig.nvidia.com"}}
+    )
+    added = render_design(design, ADD_ALTERNATIVE).design
+    assert [a.model_dump() for a in added.gpu.first_available] == [
+        {
+            "device_class": "mig.nvidia.com",
+            "count": "1",
+            "product": "",
+            "min_memory": "",
+            "mig_profile": "",
+            "selectors": [],
+        }
+    ]
+    two = design_action(added, ADD_ALTERNATIVE)
+    two.gpu.first_available[0].count = "3"
+    kept = design_action(two, f"{REMOVE_ALTERNATIVE}1").gpu.first_available
+    assert [a.count for a in kept] == ["3"]
+    # Out of range or not a number: nothing changes.
+    assert design_action(two, f"{REMOVE_ALTERNATIVE}7") == two
+    assert design_action(two, f"{REMOVE_ALTERNATIVE}x") == two
+
+
+def test_no_more_alternatives_than_first_available_holds() -> None:
+    design = Design.model_validate({"workload": "training", "gpu": {"mode": "dra"}})
+    for _ in range(MAX_DRA_ALTERNATIVES + 2):
+        design = design_action(design, ADD_ALTERNATIVE)
+    assert len(design.gpu.first_available) == MAX_DRA_ALTERNATIVES
+    assert render_design(design).ok
+
+
+def test_an_alternatives_device_class_is_checked_like_the_claims() -> None:
+    rendered = render({"first_available": [{"device_class": "", "count": "1"}]})
+    assert rendered.dra is not None
+    problem = rendered.dra.problems["gpu.first_available[0].device_class"]
+    assert problem.text.endswith("must not be empty")
+
+
+@pytest.mark.parametrize(
+    ("path", "field"),
+    [
+        ("spec.spec.devices.requests[0].exactly.deviceClassName", "gpu.device_class"),
+        ("spec.devices.requests[0].exactly.count", "gpu.count"),
+        ("spec.spec.devices.requests[0].exactly.selectors[1].cel.expression", "gpu.selectors"),
+        ("spec.spec.devices.requests[0].firstAvailable[0].allocationMode", "gpu.allocation_mode"),
+        (
+            "spec.spec.devices.requests[0].firstAvailable[2].deviceClassName",
+            "gpu.first_available[1].device_class",
+        ),
+        (
+            "spec.spec.devices.requests[0].firstAvailable[1].selectors[0].cel.expression",
+            "gpu.first_available[0].selectors",
+        ),
+        ("spec.spec.devices.requests[0].firstAvailable[1].count", "gpu.first_available[0].count"),
+        ("metadata.name", "gpu.mode"),
+        ("spec.spec.devices.requests[0].name", "gpu.mode"),
+    ],
+)
+def test_an_exported_claim_objects_error_names_its_choice_field(path: str, field: str) -> None:
+    assert claim_choice_field(path) == field
+
+
+def test_the_gpu_containers_count_says_it_is_the_claims() -> None:
+    hints = {(h.container, h.field): h.message.text for h in render({}).hints}
+    assert hints[(0, "gpus")].startswith(
+        "With a DRA claim this container requests no nvidia.com/gpu: it gets the 2 device(s) "
+        "of claim gpu (trainer-gpu)"
+    )
+    counted = {(h.container, h.field): h.message.text for h in render({"count": "4"}).hints}
+    assert "asks for 4 device(s), the count set in the GPU section" in counted[(0, "gpus")]
+    every = {
+        (h.container, h.field): h.message.text for h in render({"allocation_mode": "All"}).hints
+    }
+    assert "every matching device of the node" in every[(0, "gpus")]
+    assert render_design(Design.model_validate({"workload": "training"})).hints == []
+
+
+MIG_A100 = (
+    __import__("pathlib").Path(__file__).parent / "data" / "resourceslice_a100_mig.yaml"
+).read_text()
+
+
+def test_a_mig_profile_asked_of_whole_gpus_is_hinted_and_fails_on_the_node() -> None:
+    rendered = render(
+        {"mig_profile": "1g.10gb"},
+        node={"source": "catalog", "catalog_id": "p5.48xlarge", "resource_slices": H100},
+    )
+    assert rendered.dra is not None
+    assert rendered.dra.hints["gpu.mig_profile"].text.startswith("Only MIG devices have a profile")
+    # What the hint says: whole GPUs have no profile attribute, the selector cannot evaluate.
+    fit = rendered.plan.fit
+    assert fit is not None and fit.pods_per_node == 0
+    assert "CEL runtime error" in " ".join(r.message.text for r in fit.pending_reasons)
+    # Of MIG partitions the profile picks: the A100 node has two 3g.40gb, one pod's worth.
+    mig = render(
+        {"device_class": "mig.nvidia.com", "mig_profile": "3g.40gb"},
+        node={"source": "catalog", "catalog_id": "p4de.24xlarge", "resource_slices": MIG_A100},
+    )
+    assert mig.dra is not None and mig.dra.hints == {}
+    assert mig.plan.fit is not None and mig.plan.fit.pods_per_node == 1
+
+
+def test_the_claims_explanation_is_kept_apart_for_the_page() -> None:
+    rendered = render({"min_memory": "40"}, export={"kind": "Deployment"})
+    assert rendered.claim_explanation
+    assert list(rendered.explanation[-len(rendered.claim_explanation) :]) == list(
+        rendered.claim_explanation
+    )
+    assert render_design(Design.model_validate({"workload": "training"})).claim_explanation == ()

@@ -8,6 +8,7 @@ import html as html_lib
 import json
 import re
 import time
+from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
@@ -15,8 +16,9 @@ import yaml
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from designer.analyze import PAGE_SIZE, AnalysisStore
+from designer.analyze import PAGE_SIZE
 from designer.k8s.manifest import MAX_INPUT_BYTES
+from designer.models import StoredAnalysis
 
 pytestmark = pytest.mark.django_db
 
@@ -74,11 +76,6 @@ spec:
     resources:
       limits: {cpu: "1", memory: 1Gi, nvidia.com/gpu: 2}
 """
-
-
-@pytest.fixture(autouse=True)
-def _private_store(settings, tmp_path) -> None:
-    settings.ANALYSIS_STORE_DIR = tmp_path / "analyses"
 
 
 def analyze(client: Client, text: str) -> str:
@@ -343,10 +340,10 @@ def test_open_in_designer_keeps_every_field_the_form_does_not_edit(client: Clien
     }
 
 
-def test_open_works_after_the_analysis_expired(client: Client, settings, tmp_path) -> None:
+def test_open_works_after_the_analysis_expired(client: Client) -> None:
     html = analyze(client, MANIFESTS)
     blob = html_lib.unescape(open_forms(html)["ml/trainer"])
-    settings.ANALYSIS_STORE_DIR = tmp_path / "elsewhere"
+    StoredAnalysis.objects.all().delete()
     response = client.post("/analyze/open", {"workload": blob})
     assert response.status_code == 302
     assert parse_qs(urlparse(response["Location"]).query)["name"] == ["trainer"]
@@ -493,16 +490,36 @@ def test_unknown_or_expired_results_are_a_friendly_404(client: Client, analysis_
     assert "expired" in response.content.decode()
 
 
-def test_store_prunes_expired_and_surplus_entries(tmp_path) -> None:
-    store = AnalysisStore(tmp_path, ttl=3600, max_entries=3)
-    ids = [store.save({"rows": [], "n": i}) for i in range(5)]
-    kept = [i for i in ids if store.load(i) is not None]
-    assert len(kept) == 3
-    expired = AnalysisStore(tmp_path, ttl=-1)
-    assert expired.load(kept[0]) is None
-
-
 def test_no_workload_found_says_so(client: Client) -> None:
     html = analyze(client, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n")
     assert "No workload was found" in html
     assert stat(html, "workloads") == "0"
+
+
+OPERATOR_EXAMPLES = Path(__file__).resolve().parents[1] / "k8s" / "data" / "operators" / "crs"
+
+
+def test_gpus_requested_counts_every_pod_with_the_per_template_figure_beside(
+    client: Client,
+) -> None:
+    html = analyze(client, (OPERATOR_EXAMPLES / "gpu-operator__plugin-test.yaml").read_text())
+    assert stat(html, "workloads") == "1"
+    assert stat(html, "gpus") == "5"  # 5 replicas x nvidia.com/gpu 1
+    assert "1 per pod template, before counting pods" in html
+    assert "1 × 5 pods = 5" in html
+
+
+def test_a_pytorchjob_shows_each_replica_type_and_what_has_no_template(client: Client) -> None:
+    text = (OPERATOR_EXAMPLES / "trainer__pytorch_job_mnist_nccl.yaml").read_text()
+    text += "\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg}\n"
+    html = analyze(client, text)
+    assert stat(html, "workloads") == "2"
+    assert stat(html, "skipped") == "1"
+    assert "spec.pytorchReplicaSpecs.Worker.template" in html
+    assert "ConfigMap: no pod template" in html
+    assert stat(html, "gpus") == "2"
+
+
+def test_autoscaled_gpu_templates_count_at_least_their_minimum(client: Client) -> None:
+    html = analyze(client, (OPERATOR_EXAMPLES / "kserve__torchserve-v1-gpu.yaml").read_text())
+    assert stat(html, "gpus").startswith("at least")

@@ -274,7 +274,10 @@ def test_render_answers_yaml_qos_and_validation(client: Client) -> None:
         "totals",
         "claims",
         "explanation",
+        "kubernetesVersion",
+        "versionNotes",
     }
+    assert body["kubernetesVersion"] == "1.35"
     assert body["kind"] == "Deployment"  # online inference exports as a Deployment by default
     assert body["qosClass"] == "Guaranteed"
     assert body["qosReasons"]
@@ -379,8 +382,15 @@ def test_openapi_describes_both_endpoints_with_models(client: Client) -> None:
     checked = schemas["CheckedObjectOut"]["properties"]
     for name in ("file", "document", "path", "kind", "qosClass", "effectiveRequests", "qosReasons"):
         assert name in checked
-    assert "Design" in schemas
+    # The render body is a design plus the cluster's version next to its fields.
+    assert "kubernetesVersion" in schemas["RenderIn"]["properties"]
+    assert "containers" in schemas["RenderIn"]["properties"]
     assert "RenderOut" in schemas
+    params = {p["name"]: p for p in analyze["parameters"]}
+    assert set(params) == {"kubernetesVersion", "namespace"}
+    assert all(p["in"] == "query" for p in params.values())
+    assert "admission" in checked and "versionNotes" in checked
+    assert "from" in schemas["DefaultedOut"]["properties"]
 
 
 def test_docs_page_lists_endpoints_with_examples_and_no_cdn(client: Client) -> None:
@@ -557,12 +567,13 @@ def test_fuzz_render_never_answers_500(client: Client, body) -> None:
 
 def test_design_model_is_the_request_schema(client: Client) -> None:
     """The render endpoint's body is the Design model itself (the designer form's and the
-    share links' model): every field of it, by name, in the OpenAPI document."""
+    share links' model): every field of it, by name, in the OpenAPI document, plus the
+    request's own kubernetesVersion (the cluster's, not part of the design)."""
     spec = client.get("/api/v1/openapi.json").json()
     body = spec["paths"]["/api/v1/render"]["post"]["requestBody"]["content"]["application/json"]
     ref = body["schema"]["$ref"].rsplit("/", 1)[-1]
     schema = spec["components"]["schemas"][ref]
-    assert set(schema["properties"]) == set(Design.model_fields)
+    assert set(schema["properties"]) == set(Design.model_fields) | {"kubernetesVersion"}
 
 
 def test_render_fills_what_a_design_omits_from_the_workload_preset(client: Client) -> None:
@@ -592,6 +603,74 @@ def test_render_refuses_an_unknown_gpu_sharing_mode(client: Client) -> None:
         "/api/v1/render", data=json.dumps(design), content_type="application/json"
     )
     assert response.status_code == 422
+
+
+OPERATOR_EXAMPLES = Path(__file__).resolve().parents[1] / "k8s" / "data" / "operators" / "crs"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "trainer__pytorch_job_mnist_nccl.yaml",
+        "kuberay__ray-cluster.kai-gpu-sharing.yaml",
+        "trainer__05-multi-step.yaml",
+        "kserve__cifar10.yaml",
+    ],
+)
+def test_analyze_answers_operator_kinds_as_the_cli_with_the_documented_schema(
+    client: Client, name: str
+) -> None:
+    text = (OPERATOR_EXAMPLES / name).read_bytes()
+    response = client.post("/api/v1/analyze", data=text, content_type="application/yaml")
+    assert response.status_code == 200
+    body = response.json()
+    assert body == json.loads(json.dumps(check_texts([("request", text)])))
+    assert body["objects"] and all("template" in o and "replicas" in o for o in body["objects"])
+    CheckResultOut.model_validate(body)
+
+
+def test_analyze_lists_what_has_no_pod_template(client: Client) -> None:
+    text = (OPERATOR_EXAMPLES / "kuberay__ray-cluster.kai-gpu-sharing.yaml").read_bytes()
+    body = client.post("/api/v1/analyze", data=text, content_type="application/yaml").json()
+    assert [(s["kind"], s["reason"]) for s in body["skipped"]] == [
+        ("Queue", "Queue: no pod template"),
+        ("Queue", "Queue: no pod template"),
+    ]
+
+
+def test_openapi_describes_templates_replicas_notes_and_skipped(client: Client) -> None:
+    spec = client.get("/api/v1/openapi.json").json()
+    schemas = spec["components"]["schemas"]
+    checked = schemas["CheckedObjectOut"]["properties"]
+    for key in ("template", "replicas", "replicasMin", "replicasMax", "role", "notes", "runtime"):
+        assert key in checked
+    assert "skipped" in schemas["CheckResultOut"]["properties"]
+    assert set(schemas["SkippedOut"]["properties"]) == {
+        "file",
+        "document",
+        "path",
+        "kind",
+        "name",
+        "reason",
+    }
+    assert "origin" in schemas["FieldErrorOut"]["properties"]
+
+
+@pytest.mark.parametrize(
+    "kind",
+    ["PyTorchJob", "TrainJob", "JobSet", "LeaderWorkerSet", "RayCluster", "InferenceService"],
+)
+def test_render_exports_the_operator_kinds(client: Client, kind: str) -> None:
+    body = {"workload": "distributed", "export": {"kind": kind, "workers": 2}}
+    response = client.post("/api/v1/render", data=json.dumps(body), content_type="application/json")
+    assert response.status_code == 200
+    answer = response.json()
+    RenderOut.model_validate(answer)
+    assert answer["kind"] == kind and answer["errors"] == []
+    (obj,) = yaml.safe_load_all(answer["yaml"])
+    assert obj["kind"] == kind
+    checked = check_texts([("r.yaml", answer["yaml"])])
+    assert {o["qosClass"] for o in checked["objects"]} == {answer["qosClass"]}
 
 
 # --- Dynamic Resource Allocation ------------------------------------------------------------

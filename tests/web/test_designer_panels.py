@@ -101,7 +101,7 @@ def test_a_pasted_node_says_beside_it_that_its_allocatable_is_used_as_it_is(
 
 
 def test_the_kubelet_config_fields_reach_the_node_view(client: Client) -> None:
-    html = page(client, preset_design("training"), node_cpu_cfs_quota="false")
+    html = page(client, preset_design("training"), node_cpu_cfs_quota="off")
     assert 'name="node_cpu_cfs_quota"' in html and 'name="node_cpu_cfs_quota_period"' in html
     assert "cpuCFSQuota: false" in card(html, "node-view")
     html = page(client, preset_design("training"), node_cpu_cfs_quota_period="2s")
@@ -175,3 +175,16 @@ def test_every_input_is_described_by_its_message_slot_and_help(client: Client) -
         assert f"err-{own}" in refs
         described += 1
     assert described >= 20
+
+
+def test_addresses_made_before_the_kubelet_fields_keep_their_meaning(client: Client) -> None:
+    """node_cpu_cfs_quota=on is how every address since the kubelet config said the default;
+    an address without it is the default too, and "off" turns the quota off."""
+    design = preset_design("training")
+    assert design_query(design)["node_cpu_cfs_quota"] == "on"
+    for value, quota in (("on", "1600000 100000"), ("", "1600000 100000"), ("off", "max")):
+        query = design_query(design)
+        query["node_cpu_cfs_quota"] = value
+        html = client.get("/?" + urlencode(query), **HTMX_RESULTS).content.decode()
+        view = card(html, "node-view")
+        assert f"<code>{quota}" in view, (value, view[:300])

@@ -148,12 +148,13 @@ def test_sharing_without_javascript_reads_the_design_from_the_query(client: Clie
     assert shared.containers[0].memory_limit == "20Gi"
 
 
-def test_sharing_a_broken_design_without_javascript_shows_the_page_with_the_problem(
+def test_sharing_a_broken_design_without_javascript_says_why_on_a_page_of_the_site(
     client: Client,
 ) -> None:
-    response = client.post("/share?" + edited_training(**{"labels": "no equals sign"}))
+    query = edited_training(**{"labels": "no equals sign"})
+    response = client.post("/share?" + query)
     html = response.content.decode()
     assert response.status_code == 400
-    assert "<html" in html and 'id="design-form"' in html  # the designer, not a bare page
+    assert "<html" in html and 'class="site-header"' in html  # a page, not a bare message
     assert "fix them to share it" in html
-    assert "is not key=value" in html
+    assert f'href="/?{html_lib.escape(query)}"' in html  # back to the design as it was

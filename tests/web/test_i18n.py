@@ -456,8 +456,7 @@ def test_a_share_link_shows_the_same_design_in_every_language(client: Client) ->
     assert qos_of(chinese) == qos_of(english) == "Burstable"
 
 
-def test_the_analyze_page_and_its_results_in_chinese(client: Client, settings, tmp_path) -> None:
-    settings.ANALYSIS_STORE_DIR = tmp_path / "analyses"
+def test_the_analyze_page_and_its_results_in_chinese(client: Client) -> None:
     html = client.get("/analyze", **ZH).content.decode()
     assert "<h1>分析清单</h1>" in html
     manifest = """\

@@ -31,6 +31,12 @@ Values the API server would have to invent are written as canonical quantity str
 values it copies (request = limit) are copied as written. Unparsable values are never copied
 or rounded: validation reports them, and defaulting treats them as absent.
 ``restartPolicy`` and other non-resource defaults are out of scope.
+
+``version`` (a versions.ClusterVersion) answers for one release: before 1.34 the
+PodLevelResources gate is off, so the API server drops ``spec.resources``
+(``dropDisabledPodLevelResources``, pkg/api/pod/util.go; with the gate off defaulting skips it
+too, so dropping it first gives the same pod), and 1.34/1.35 do not default pod-level limits.
+Without a version the newest behaviour is modelled (``default_pod_limits`` decides).
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ from __future__ import annotations
 import functools
 import math
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from designer.k8s.core import (
     Container,
@@ -55,21 +62,33 @@ from designer.k8s.core import (
     parse_quantity,
 )
 
+if TYPE_CHECKING:
+    from designer.k8s.apiserver.versions import ClusterVersion
+
 __all__ = ["pod_with_defaults", "round_up_to_milli"]
 
 
-def pod_with_defaults(pod: Pod, *, default_pod_limits: bool = True) -> Pod:
+def pod_with_defaults(
+    pod: Pod, *, default_pod_limits: bool = True, version: ClusterVersion | None = None
+) -> Pod:
     """A copy of ``pod`` with the API server's resource defaulting applied (read-only).
 
     Compute it once per pod and pass it down: validation, QoS, the scheduler's sums and the
-    kubelet view all take the defaulted pod.
+    kubelet view all take the defaulted pod. ``version`` answers for that release (and then
+    decides ``default_pod_limits``).
     """
-    return _pod_with_defaults(pod, default_pod_limits)
+    drop_pod_level = False
+    if version is not None and version.version is not None:
+        default_pod_limits = version.default_pod_limits
+        drop_pod_level = not version.pod_level_resources
+    return _pod_with_defaults(pod, default_pod_limits, drop_pod_level)
 
 
-def _pod_with_defaults(pod: Pod, default_pod_limits: bool) -> Pod:
+def _pod_with_defaults(pod: Pod, default_pod_limits: bool, drop_pod_level: bool = False) -> Pod:
     out = _copy_resources(pod)
     spec = out.spec
+    if drop_pod_level:
+        spec.resources = None
     # SetDefaults_Pod walks containers, then init containers; order does not matter here.
     for c in [*spec.containers, *spec.init_list]:
         _default_container_requests(c)

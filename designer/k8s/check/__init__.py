@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+from designer.k8s.check.admission import (
+    DEFAULT_NAMESPACE,
+    POLICY_KINDS,
+    PodAdmission,
+    PolicyReport,
+    admit_pod,
+)
 from designer.k8s.check.manifests import (
     CheckedObject,
     CheckResult,
@@ -15,7 +22,12 @@ from designer.k8s.check.manifests import (
 __all__ = [
     "CheckResult",
     "CheckedObject",
+    "DEFAULT_NAMESPACE",
     "InputError",
+    "POLICY_KINDS",
+    "PodAdmission",
+    "PolicyReport",
+    "admit_pod",
     "check_files",
     "check_text",
     "check_texts",

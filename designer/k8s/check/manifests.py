@@ -6,24 +6,44 @@ The CLI and ``POST /api/v1/analyze`` both print ``check_texts``'s result, so the
 from __future__ import annotations
 
 import gc
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 
-from designer.k8s.apiserver import pod_from_parts, pod_with_defaults
+from designer.k8s.admission import Admission
+from designer.k8s.apiserver import (
+    DEFAULT_VERSION,
+    ClusterVersion,
+    VersionNote,
+    cluster_version,
+    pod_from_parts,
+    pod_with_defaults,
+)
+from designer.k8s.check.admission import FoundPolicy, PolicyReport, apply_policies, is_policy
 from designer.k8s.check.claims import ClaimLinks, link_claims, read_dra_objects
-from designer.k8s.core import FieldError, name_is_dns_subdomain
-from designer.k8s.design import WORKLOAD_OF_KIND, PodReport, failed_report, pod_report
+from designer.k8s.check.operators import path_rewriter, skipped_entry, template_section
+from designer.k8s.core import FieldError, FieldWarning, Message, name_is_dns_subdomain
+from designer.k8s.design import (
+    WORKLOAD_OF_KIND,
+    Advice,
+    PodReport,
+    failed_report,
+    pod_report,
+)
 from designer.k8s.dra import DraObjects
 from designer.k8s.kubelet import pod_qos
 from designer.k8s.manifest import (
     MAX_INPUT_BYTES,
     ManifestError,
+    RuntimeIndex,
     Workload,
+    add_runtimes,
     find_workloads,
     read_documents,
 )
+from designer.k8s.operators import Finding, OperatorReport, operator_reports
 from designer.k8s.scheduler import effective_limits, effective_requests
 
 # Set by the API server when it stores an object; meaningless in a manifest you apply.
@@ -51,6 +71,11 @@ def pod_template_manifest(w: Workload) -> dict[str, Any]:
     spec = w.pod_spec
     if w.kind == "StatefulSet" and isinstance(spec, dict):
         spec = _with_claim_volumes(w, spec)
+    injected = set(w.facts.get("injected") or ())
+    if injected and isinstance(spec, dict) and isinstance(spec.get("containers"), list):
+        # Containers the operator adds (KubeRay's autoscaler) are not the template's.
+        kept = [c for i, c in enumerate(spec["containers"]) if i not in injected]
+        spec = {**spec, "containers": kept}
     return {"kind": w.kind, "metadata": metadata, "spec": spec}
 
 
@@ -76,11 +101,58 @@ def _with_claim_volumes(w: Workload, spec: dict[str, Any]) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class CheckedObject:
+    """One pod template's report: the API server's and kubelet's view (``report``, shared
+    by identical templates), what the object's operator says (``operator``), its claims and
+    its namespace's admission."""
+
     file: str
     workload: Workload
     report: PodReport
     # Dynamic Resource Allocation: the pod's claims linked to the input (check.claims).
     links: ClaimLinks | None = None
+    # Set by check.admission: the pod after its namespace's admission (None: no policy), and
+    # what the chosen Kubernetes version does differently to it.
+    admission: Admission | None = None
+    version_notes: tuple[VersionNote, ...] = field(default_factory=tuple)
+    # What the object's operator (and GPU schedulers) say (check.operators, operators).
+    operator: OperatorReport | None = None
+
+    @property
+    def errors(self) -> list[FieldError | Finding]:
+        """Every error at its full path: the pod's, then the operator's."""
+        rewrite = path_rewriter(self.workload.path_map)
+        # Fields the operator fills in itself (KServe's image from the ServingRuntime).
+        filled = self.workload.facts.get("filled") or ()
+        own = [rewrite.error(e) for e in self.report.errors if e.field not in filled]
+        return own + [rewrite.finding(f) for f in (self.operator.errors if self.operator else [])]
+
+    @property
+    def warnings(self) -> list[FieldWarning | Finding]:
+        rewrite = path_rewriter(self.workload.path_map)
+        own = [rewrite.warning(w) for w in self.report.warnings]
+        extra = self.operator.warnings if self.operator else []
+        return own + [rewrite.finding(f) for f in extra]
+
+    @property
+    def notes(self) -> list[Finding]:
+        rewrite = path_rewriter(self.workload.path_map)
+        return [rewrite.finding(f) for f in (self.operator.notes if self.operator else [])]
+
+    @property
+    def advice(self) -> list[Advice]:
+        """The report's advice, with the paths of an assembled pod where they are written."""
+        rewrite = path_rewriter(self.workload.path_map)
+        if not self.workload.path_map:
+            return self.report.advice
+        return [
+            Advice(a.code, _rewritten(a.message, rewrite.text), a.reason)
+            for a in self.report.advice
+        ]
+
+    @property
+    def qos_reasons(self) -> list[str]:
+        rewrite = path_rewriter(self.workload.path_map)
+        return [rewrite.text(r) for r in self.report.as_dict()["qosReasons"]]
 
     def as_dict(self) -> dict[str, Any]:
         w = self.workload
@@ -91,18 +163,43 @@ class CheckedObject:
             "kind": w.kind,
             "name": w.name,
             "namespace": w.namespace,
+            **template_section(w),
             **self.report.as_dict(),
+            "admission": self.admission.as_dict() if self.admission else None,
+            "versionNotes": [n.as_dict() for n in self.version_notes],
         }
+        op = self.operator
+        if w.path_map or w.facts.get("filled") or (op and (op.errors or op.warnings)):
+            out["errors"] = [e.as_dict() for e in self.errors]
+            out["warnings"] = [x.as_dict() for x in self.warnings]
+            out["qosReasons"] = self.qos_reasons
+            out["advice"] = [a.as_dict() for a in self.advice]
+        out["notes"] = [n.as_dict() for n in self.notes] if op and op.notes else []
         out.update((self.links or ClaimLinks()).fields(out["warnings"]))
         return out
 
 
+def _rewritten(message: Message, text: Any) -> Message:
+    """A Message whose text parameters (field paths) went through ``text``."""
+    params = {
+        k: _rewritten(v, text) if isinstance(v, Message) else text(v) if isinstance(v, str) else v
+        for k, v in message.params.items()
+    }
+    return Message(message.template, params)
+
+
 def metadata_path(workload: Workload) -> str:
     """The path the API server reports pod metadata errors at: ``metadata`` for a Pod; for a
-    template the template itself (ValidatePodTemplateSpec: ``spec.template.labels``)."""
-    if workload.pod_spec_path == "spec":
-        return "metadata"
-    return workload.pod_spec_path.removesuffix(".spec")
+    template the template itself (ValidatePodTemplateSpec: ``spec.template.labels``); for a
+    PodSpec-like component (KServe) the component, whose labels and annotations are fields."""
+    return workload.metadata_path
+
+
+def decode_metadata_path(workload: Workload) -> str:
+    """Where the pod metadata is written (a decoding error is at its JSON path)."""
+    if workload.pod_spec_path == "spec" or workload.pod_spec_path.endswith(".spec"):
+        return workload.pod_spec_path.removesuffix("spec") + "metadata"
+    return workload.metadata_path
 
 
 # Fields that differ from pod to pod in a cluster dump and that no check reads (the engine
@@ -143,7 +240,14 @@ def _memo_key(workload: Workload) -> bytes | None:
     def container(c: Any) -> Any:
         if not isinstance(c, dict):
             return c
-        return {k: v for k, v in c.items() if k not in VOLATILE_CONTAINER}
+        kept = {k: v for k, v in c.items() if k not in VOLATILE_CONTAINER}
+        mounts = c.get("volumeMounts")
+        if isinstance(mounts, list):
+            # Advice reads which volume is /dev/shm.
+            kept["volumeMounts"] = [
+                m for m in mounts if isinstance(m, dict) and m.get("mountPath") == "/dev/shm"
+            ]
+        return kept
 
     projected_spec = {k: v for k, v in spec.items() if k not in VOLATILE_SPEC}
     if isinstance(spec.get("volumes"), list):
@@ -156,6 +260,7 @@ def _memo_key(workload: Workload) -> bytes | None:
             [
                 workload.kind == "Pod",
                 workload.pod_spec_path,
+                workload.metadata_path,
                 {k: v for k, v in meta.items() if k not in VOLATILE_METADATA},
                 projected_spec,
             ],
@@ -170,26 +275,45 @@ def _memory_volume(volume: Any) -> bool:
     return isinstance(empty_dir, dict) and empty_dir.get("medium") == "Memory"
 
 
+log = logging.getLogger("designer.check")
+INTERNAL = (
+    "the designer could not check this workload (the failure is logged); the reports on the "
+    "other workloads are complete"
+)
+
+
 def check_workload(
-    file: str, workload: Workload, memo: dict[bytes, PodReport] | None = None
+    file: str,
+    workload: Workload,
+    memo: dict[bytes, PodReport] | None = None,
+    version: ClusterVersion | None = None,
+    key: bytes | None = None,
 ) -> CheckedObject:
-    """One workload's report; with ``memo``, identical pod templates are checked once."""
-    key = _memo_key(workload) if memo is not None else None
+    """One workload's report; with ``memo``, identical pod templates are checked once
+    (``key``: the workload's memo key when the caller has it)."""
+    if key is None and memo is not None:
+        key = _memo_key(workload)
     if key is not None and memo is not None and key in memo:
         return CheckedObject(file, workload, memo[key])
-    report = _report(workload)
+    try:
+        report = _report(workload, version)
+    except (ArithmeticError, LookupError, TypeError, ValueError, RecursionError):
+        # A defect of the designer on one workload must not lose the report on the others
+        # (the CLI prints one document for all of them): it is named at the workload.
+        log.exception("checking %s %s failed", workload.kind, workload.pod_spec_path)
+        report = failed_report([FieldError(workload.pod_spec_path, "InternalError", INTERNAL)])
     if key is not None and memo is not None:
         memo[key] = report
     return CheckedObject(file, workload, report)
 
 
-def _report(workload: Workload) -> PodReport:
+def _report(workload: Workload, version: ClusterVersion | None = None) -> PodReport:
     meta_path = metadata_path(workload)
     pod, errors = pod_from_parts(
         workload.pod_metadata,
         workload.pod_spec,
         # A value of the wrong type is a decoding error at its JSON path (…metadata.labels).
-        metadata_path=workload.pod_spec_path.removesuffix("spec") + "metadata",
+        metadata_path=decode_metadata_path(workload),
         spec_path=workload.pod_spec_path,
     )
     if pod is None:
@@ -199,6 +323,7 @@ def _report(workload: Workload) -> PodReport:
         spec_path=workload.pod_spec_path,
         metadata_path=meta_path,
         template=workload.kind != "Pod",
+        version=version,
         # Advice: the rules for every workload type, and for a kind the designer opens as a
         # workload type (a Deployment as online inference, a Job as batch work) that type's.
         workload=WORKLOAD_OF_KIND.get(workload.kind),
@@ -253,12 +378,18 @@ class InputError:
 
 @dataclass(frozen=True)
 class CheckResult:
-    """Every object found in some files and what could not be read."""
+    """Every object found in some files, what could not be read, the namespace policies
+    found (check.admission) and the Kubernetes version the answers are for."""
 
     objects: list[CheckedObject]
     errors: list[InputError]
+    # The objects that hold no pod template, with the reason (check.operators.skipped_entry).
+    skipped: list[dict[str, Any]] = field(default_factory=list)
     # The resource.k8s.io objects of the input, checked and linked (check.claims).
     dra_objects: list[dict[str, Any]] = field(default_factory=list)
+    policies: list[PolicyReport] = field(default_factory=list)
+    kubernetes_version: str = DEFAULT_VERSION
+    namespace: str | None = None
 
     @property
     def hostile(self) -> list[InputError]:
@@ -268,67 +399,176 @@ class CheckResult:
         """The ``podspec check --format json`` document."""
         return {
             "objects": [o.as_dict() for o in self.objects],
+            "skipped": list(self.skipped),
             "errors": [e.as_dict() for e in self.errors],
             "draObjects": self.dra_objects,
+            "policies": [p.as_dict() for p in self.policies],
+            "kubernetesVersion": self.kubernetes_version,
         }
 
 
 def check_text(
-    file: str, text: str | bytes, *, max_bytes: int = MAX_INPUT_BYTES
+    file: str,
+    text: str | bytes,
+    *,
+    max_bytes: int = MAX_INPUT_BYTES,
+    kubernetes_version: str | None = None,
+    namespace: str | None = None,
+    max_workloads: int | None = None,
 ) -> tuple[list[CheckedObject], list[InputError]]:
-    """Objects found in one file and what could not be read, with file and document."""
-    objects, errors, dra = _check_file(file, text, max_bytes)
-    return link_claims(objects, dra)[0], errors
+    """Objects found in one file and what could not be read, with file and document; the
+    file's LimitRanges and ResourceQuotas apply to its workloads and its resource.k8s.io
+    objects to its pods' claims (see check_files)."""
+    result = check_files(
+        [(file, text)],
+        max_bytes=max_bytes,
+        kubernetes_version=kubernetes_version,
+        namespace=namespace,
+        max_workloads=max_workloads,
+    )
+    return result.objects, result.errors
 
 
-def _check_file(
-    file: str, text: str | bytes, max_bytes: int
-) -> tuple[list[CheckedObject], list[InputError], DraObjects]:
+def _read(
+    file: str, text: str | bytes, max_bytes: int, max_workloads: int | None = None
+) -> tuple[list[Any] | None, str | None]:
+    try:
+        if max_workloads is None:
+            return read_documents(text, max_bytes=max_bytes), None
+        # More documents than the budget allows are refused before they are parsed.
+        return read_documents(text, max_bytes=max_bytes, max_documents=max_workloads + 1), None
+    except ManifestError as exc:
+        return None, str(exc)
+
+
+def _check_documents(
+    file: str,
+    documents: list[Any],
+    runtimes: RuntimeIndex,
+    version: ClusterVersion | None = None,
+    policies: list[FoundPolicy] | None = None,
+    max_workloads: int | None = None,
+) -> tuple[list[CheckedObject], list[InputError], list[dict[str, Any]], DraObjects]:
+    """A file's pod templates checked, its read errors, the objects without a pod template
+    and its resource.k8s.io objects."""
+    scan = find_workloads(documents, runtimes)
+    workloads, read_errors = scan
+    if max_workloads is not None and len(workloads) > max_workloads:
+        message = f"input has {len(workloads):,} workloads; the limit is {max_workloads:,}"
+        return [], [InputError(file, None, message)], [], DraObjects()
+    if policies is not None:
+        policies += [FoundPolicy(file, s) for s in scan.skipped if is_policy(s)]
+    memo: dict[bytes, PodReport] = {}
+    operator_memo: dict[Any, OperatorReport] = {}
+    objects: list[CheckedObject] = []
+    for group in _by_object(workloads):
+        keys = [_memo_key(w) for w in group]
+        reports = [
+            check_workload(file, w, memo, version, k) for w, k in zip(group, keys, strict=True)
+        ]
+        extras = operator_reports(group, keys, operator_memo)
+        for checked, extra in zip(reports, extras, strict=True):
+            objects.append(CheckedObject(file, checked.workload, checked.report, operator=extra))
+    errors = [InputError(file, e.document, e.message, e.hostile) for e in read_errors]
+    skipped = [skipped_entry(file, s) for s in scan.skipped]
+    return objects, errors, skipped, read_dra_objects(file, documents)
+
+
+def _by_object(workloads: list[Workload]) -> list[list[Workload]]:
+    """Consecutive pod templates of one object (document and List path) together."""
+    groups: list[list[Workload]] = []
+    for w in workloads:
+        if groups and (groups[-1][0].document, groups[-1][0].path) == (w.document, w.path):
+            groups[-1].append(w)
+        else:
+            groups.append([w])
+    return groups
+
+
+def check_files(
+    inputs: list[tuple[str, str | bytes]],
+    *,
+    max_bytes: int = MAX_INPUT_BYTES,
+    kubernetes_version: str | None = None,
+    namespace: str | None = None,
+    max_workloads: int | None = None,
+) -> CheckResult:
+    """Every object of several files, and what could not be read, for one Kubernetes
+    version (default: the newest supported). The LimitRanges and ResourceQuotas found in any
+    file apply to the workloads of their namespace (``namespace`` for objects without one;
+    ``default`` when None); ResourceClaims, ResourceClaimTemplates and DeviceClasses in any
+    file link to the pods' claims. Raises ValueError for an unsupported version.
+
+    ``max_workloads`` bounds the work a caller accepts per file (the web's budget): more
+    documents than that are refused before parsing, more workloads before any is checked."""
+    version = cluster_version(kubernetes_version)
     # A parsed manifest is a large tree of acyclic, long-lived objects: the cyclic garbage
     # collector would walk it again and again while parsing and reporting allocate (a third
     # of the time on a 10,000-pod List) and find nothing to free, so it pauses meanwhile.
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _check_text(file, text, max_bytes)
+        objects: list[CheckedObject] = []
+        errors: list[InputError] = []
+        skipped: list[dict[str, Any]] = []
+        found: list[FoundPolicy] = []
+        dra = DraObjects()
+        # A TrainJob's runtime may be in any of the files: read them all first.
+        read = [(file, *_read(file, text, max_bytes, max_workloads)) for file, text in inputs]
+        runtimes = RuntimeIndex()
+        for file, documents, _failure in read:
+            if documents is not None:
+                add_runtimes(runtimes, documents, file)
+        for file, documents, failure in read:
+            if documents is None:
+                errors.append(InputError(file, None, str(failure)))
+                continue
+            checked, failed, without, dra_found = _check_documents(
+                file, documents, runtimes, version, found, max_workloads
+            )
+            objects += checked
+            errors += failed
+            skipped += without
+            dra.extend(dra_found)
+        # Claims link across files: a template in one file serves a pod in another.
+        objects, dra_objects = link_claims(objects, dra)
+        objects, reports = apply_policies(objects, found, version=version, namespace=namespace)
+        return CheckResult(
+            objects,
+            errors,
+            skipped,
+            dra_objects=dra_objects,
+            policies=reports,
+            kubernetes_version=str(version.version),
+            namespace=namespace,
+        )
     finally:
         if enabled:
             gc.enable()
 
 
-def _check_text(
-    file: str, text: str | bytes, max_bytes: int
-) -> tuple[list[CheckedObject], list[InputError], DraObjects]:
-    try:
-        documents = read_documents(text, max_bytes=max_bytes)
-    except ManifestError as exc:
-        return [], [InputError(file, None, str(exc))], DraObjects()
-    workloads, read_errors = find_workloads(documents)
-    memo: dict[bytes, PodReport] = {}
-    objects = [check_workload(file, w, memo) for w in workloads]
-    errors = [InputError(file, e.document, e.message, e.hostile) for e in read_errors]
-    return objects, errors, read_dra_objects(file, documents)
-
-
-def check_files(
-    inputs: list[tuple[str, str | bytes]], *, max_bytes: int = MAX_INPUT_BYTES
-) -> CheckResult:
-    """Every object of several files, and what could not be read."""
-    objects: list[CheckedObject] = []
-    errors: list[InputError] = []
-    dra = DraObjects()
-    for file, text in inputs:
-        found, failed, dra_found = _check_file(file, text, max_bytes)
-        objects += found
-        errors += failed
-        dra.extend(dra_found)
-    # Claims link across files: a template in one file serves a pod in another.
-    objects, dra_objects = link_claims(objects, dra)
-    return CheckResult(objects, errors, dra_objects)
-
-
 def check_texts(
-    inputs: list[tuple[str, str | bytes]], *, max_bytes: int = MAX_INPUT_BYTES
+    inputs: list[tuple[str, str | bytes]],
+    *,
+    max_bytes: int = MAX_INPUT_BYTES,
+    kubernetes_version: str | None = None,
+    namespace: str | None = None,
+    max_workloads: int | None = None,
 ) -> dict[str, Any]:
-    """The ``--format json`` document for several files."""
-    return check_files(inputs, max_bytes=max_bytes).as_dict()
+    """The ``--format json`` document for several files: ``objects`` (one per pod
+    template), ``skipped`` (objects without one), ``errors`` (what could not be read) and
+    the policies, DRA objects and version of check_files."""
+    result = check_files(
+        inputs,
+        max_bytes=max_bytes,
+        kubernetes_version=kubernetes_version,
+        namespace=namespace,
+        max_workloads=max_workloads,
+    )
+    enabled = gc.isenabled()
+    gc.disable()  # as in check_files: the report is many small long-lived objects
+    try:
+        return result.as_dict()
+    finally:
+        if enabled:
+            gc.enable()

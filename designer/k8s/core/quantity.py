@@ -608,29 +608,17 @@ class Quantity:
         * inf.Dec form (scale_int.go scaledValue): ``Int64()`` keeps the low 64 bits, and
           scaling up multiplies by ``int64(math.Pow10(n))``, which for n >= 19 is a float
           beyond int64 that amd64 converts to -2**63 (arm64 saturates instead; amd64 is
-          modelled).
+          modelled). Only the low 64 bits of the unscaled value are computed (10**64 is 0
+          modulo 2**64), so ``12345678901234567890e999999999`` costs no billion-digit integer.
         """
         if self._digits == "0":
             return 0
-        sign = -1 if self._neg else 1
         if self._i64 is not None:
             v, s = self._i64
             if s < scale:
                 return _negative_scale_int64(v, _i32(scale - s))
             return _positive_scale_int64(v, _i32(s - scale))
-        dif = self._dscale + scale  # scale_int.go: scale - newScale, newScale = -scale
-        unscaled = sign * _to_int(self._digits + "0" * (self._exp + self._dscale))
-        if dif == 0:
-            return _big_int64(unscaled)
-        if dif < 0:
-            factor = 10 ** (-dif) if -dif <= 18 else _MIN_INT64  # int64(math.Pow10(n)), amd64
-            return _wrap64(_big_int64(unscaled) * factor)
-        if abs(unscaled) < _MAX_INT64 and dif < 19:
-            divide = 10**dif
-            result = _go_div(unscaled, divide)
-            return result + 1 if _go_rem(unscaled, divide) != 0 else result
-        quotient, remainder = divmod(unscaled, 10**dif)  # big.Int.DivMod: Euclidean
-        return _wrap64(_big_int64(quotient) + (1 if remainder else 0))
+        return _dec_scaled_value(self._neg, self._digits, self._exp, self._dscale, scale)
 
     # ---------------------------------------------------------------- arithmetic
 
@@ -720,6 +708,47 @@ class Quantity:
         if not isinstance(other, Quantity):
             return NotImplemented
         return self._cmp(other) >= 0
+
+
+# --- ScaledValue as Go computes it (math.go, amount.go, scale_int.go of v1.32) ----------------
+
+_U64: Final = 1 << 64
+
+
+def _low64(digits: str) -> int:
+    """int(digits) modulo 2**64 from the last 64 digits: 10**64 is a multiple of 2**64."""
+    return int(digits[-64:]) % _U64 if digits else 0
+
+
+def _dec_scaled_value(neg: bool, digits: str, exp: int, dscale: int, scale: int) -> int:
+    """scale_int.go scaledValue(unscaled, dscale, -scale) for an inf.Dec quantity whose
+    |unscaled| is digits * 10**(exp + dscale), without building that integer."""
+    zeros = exp + dscale  # >= 0: the unscaled value is an integer
+    low = _low64(digits) * pow(10, zeros, _U64) % _U64
+    signed_low = _wrap64(-low if neg else low)  # big.Int.Int64(): low word, sign applied
+    dif = dscale + scale
+    if dif == 0:
+        return signed_low
+    if dif < 0:
+        # int64(math.Pow10(n)): exact to 18; beyond, float64->int64 is amd64's 0x8000...
+        factor = 10**-dif if -dif <= 18 else _MIN_INT64
+        return _wrap64(signed_low * factor)
+    width = len(digits) + zeros
+    below_max = neg or width < 19 or (width == 19 and int(digits + "0" * zeros) < _MAX_INT64)
+    if below_max and dif < 19:  # the int64 fast path: truncating / and %, then +1
+        divide = 10**dif
+        result = _go_div(signed_low, divide)
+        inexact = signed_low - result * divide != 0
+        return _wrap64(result + inexact)
+    # big.Int DivMod floors; the quotient's low 64 bits, then +1 in int64 when inexact.
+    t = zeros - dif  # quotient magnitude = digits * 10**t, truncated
+    if t >= 0:
+        q_low, inexact = _low64(digits) * pow(10, t, _U64) % _U64, False
+    else:
+        q_low, inexact = _low64(digits[: len(digits) + t]), True
+    if neg:
+        q_low += inexact  # floor of a negative inexact quotient is one further from 0
+    return _wrap64(_wrap64(-q_low if neg else q_low) + inexact)
 
 
 def _int64_amount_add(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int] | None:

@@ -10,6 +10,9 @@ from designer.k8s.design.actions import (
     design_action,
     removable,
 )
+from designer.k8s.design.advice import (
+    Advice,
+)
 from designer.k8s.design.canonical import (
     pod_manifest,
     pod_yaml,
@@ -19,13 +22,20 @@ from designer.k8s.design.convert import (
     design_from_pod,
     design_to_pod,
 )
+from designer.k8s.design.crd_schema import (
+    SchemaProblem,
+    validate_custom_resource,
+)
 from designer.k8s.design.dra import (
+    ADD_ALTERNATIVE,
     CLAIM_NAME,
     COMMON_SELECTORS,
     DRA_CHOICES,
+    REMOVE_ALTERNATIVE,
     CommonSelector,
     DraClaim,
     DraDesign,
+    claim_choice_field,
     dra_design,
     explain_dra,
 )
@@ -81,8 +91,15 @@ from designer.k8s.design.model import (
     matching_size,
     preset_design,
 )
+from designer.k8s.design.operators import (
+    OPERATOR_KINDS,
+    OperatorExport,
+    export_operator_object,
+)
 from designer.k8s.design.planning import (
     DRA_MODE,
+    MAX_DRA_ALTERNATIVES,
+    MAX_DRA_SELECTORS,
     DraAlternative,
     GpuChoice,
     HeadroomChoice,
@@ -99,6 +116,12 @@ from designer.k8s.design.report import (
     failed_report,
     pod_report,
 )
+from designer.k8s.design.roundtrip import (
+    Patched,
+    RoundTripError,
+    patch_object,
+    template_pod,
+)
 from designer.k8s.design.workload_types import (
     SIZE_KEYS,
     TRAITS,
@@ -114,7 +137,9 @@ from designer.k8s.design.workload_types import (
 )
 
 __all__ = [
+    "ADD_ALTERNATIVE",
     "ActionResult",
+    "Advice",
     "CLAIM_NAME",
     "COMMON_SELECTORS",
     "COMPLETION_INDEX_FIELD",
@@ -141,6 +166,8 @@ __all__ = [
     "HeadroomError",
     "JOB_NAME_LABEL",
     "MAX_CONTAINERS",
+    "MAX_DRA_ALTERNATIVES",
+    "MAX_DRA_SELECTORS",
     "MSG_HPA_NO_CPU",
     "MSG_INDEXED_TOTAL_GPU",
     "MSG_ONFAILURE",
@@ -148,10 +175,16 @@ __all__ = [
     "MSG_ROLLOUT_DEFAULT",
     "MSG_ROLLOUT_GPU",
     "NodeChoice",
+    "OPERATOR_KINDS",
+    "OperatorExport",
+    "Patched",
     "PodFacts",
     "PodReport",
+    "REMOVE_ALTERNATIVE",
     "Rendered",
+    "RoundTripError",
     "SIZE_KEYS",
+    "SchemaProblem",
     "Size",
     "TRAITS",
     "UnknownExportKind",
@@ -164,6 +197,7 @@ __all__ = [
     "apply_action",
     "apply_preset",
     "apply_size",
+    "claim_choice_field",
     "design_action",
     "design_from_pod",
     "design_hints",
@@ -175,11 +209,13 @@ __all__ = [
     "explain_export",
     "export_kind",
     "export_objects",
+    "export_operator_object",
     "failed_report",
     "headroom_proposal",
     "job_totals",
     "matching_size",
     "memory_headroom",
+    "patch_object",
     "pod_manifest",
     "pod_report",
     "pod_yaml",
@@ -191,8 +227,10 @@ __all__ = [
     "render_design",
     "rollout_values",
     "settings_field",
+    "template_pod",
     "unregister_export_kind",
     "unregister_workload_type",
+    "validate_custom_resource",
     "warn_objects",
     "workload_of_kind",
     "workload_type",

@@ -8,6 +8,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from designer.k8s.core import Quantity, QuantityError
+from designer.k8s.design.dra import alternative_action
 from designer.k8s.design.model import ContainerDesign, Design, KeptEdit, apply_preset
 from designer.k8s.design.planning import gpu_resource_name, headroom_proposal
 
@@ -31,7 +32,8 @@ def apply_gpu_choice(design: Design) -> Design:
     # profile is never overridden by the memory need (planning.mig_choice).
     target.gpu_resource = name
     count = target.gpus.strip()
-    if not count.isdigit() or int(count) == 0:
+    # ASCII digits only: str.isdigit() also accepts "²", which int() refuses.
+    if not (count.isascii() and count.isdigit()) or not count.strip("0"):
         # Shared GPUs are still whole units of the advertised resource.
         target.gpus = "1"
     return design
@@ -127,7 +129,7 @@ def apply_action(
         return ActionResult(applied, (), frozenset())
     if action.startswith("remove-"):
         index = action.removeprefix("remove-")
-        if index.isdigit() and removable(design, int(index)):
+        if index.isascii() and index.isdigit() and len(index) < 6 and removable(design, int(index)):
             return ActionResult(
                 design_action(design, action), (), _without_container(edited, int(index))
             )
@@ -136,8 +138,9 @@ def apply_action(
 
 def design_action(design: Design, action: str, changed: str = "") -> Design:
     """The design after a designer button (add/remove a container, apply a preset, a GPU
-    sharing choice or a headroom proposal); unknown actions change nothing. A preset here is
-    applied without regard to edits (see apply_action)."""
+    sharing choice, add/remove a DRA claim's firstAvailable alternative or apply a headroom
+    proposal); unknown actions change nothing. A preset here is applied without regard to
+    edits (see apply_action)."""
     design = design.model_copy(deep=True)
     if action.startswith("add-"):
         role = action.removeprefix("add-")
@@ -152,10 +155,13 @@ def design_action(design: Design, action: str, changed: str = "") -> Design:
             )
     elif action.startswith("remove-"):
         index = action.removeprefix("remove-")
-        if index.isdigit() and removable(design, int(index)):
+        # ASCII digits only ("remove-²" is no index), and no more than a list can hold.
+        if index.isascii() and index.isdigit() and len(index) < 6 and removable(design, int(index)):
             del design.containers[int(index)]
     elif action == "gpu":
         design = apply_gpu_choice(design)
+    elif (choice := alternative_action(design.gpu, action)) is not None:
+        design.gpu = choice
     elif action == "headroom":
         proposal, _problem = headroom_proposal(design.headroom, design.shm_size)
         if proposal is not None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import shlex
 from typing import Any
 
@@ -18,6 +17,7 @@ from designer.k8s.design.model import (
 )
 from designer.k8s.design.workload_types import workload_type
 from designer.k8s.gpu import is_gpu_resource
+from designer.k8s.manifest import copy_tree
 
 
 def _resource_maps(c: ContainerDesign) -> tuple[dict[str, str], dict[str, str]]:
@@ -44,7 +44,7 @@ def _resource_maps(c: ContainerDesign) -> tuple[dict[str, str], dict[str, str]]:
 
 
 def _container_manifest(c: ContainerDesign) -> dict[str, Any]:
-    obj = copy.deepcopy(c.base) if c.base else {}
+    obj = copy_tree(c.base) if c.base else {}
     obj["name"] = c.name
     if c.image or "image" in obj:
         obj["image"] = c.image
@@ -89,8 +89,8 @@ def gpu_total(design: Design) -> int | None:
         value = c.gpus.strip()
         if not value:
             continue
-        if not value.isdigit():
-            return None
+        if not (value.isascii() and value.isdigit()) or len(value) > 18:
+            return None  # "²" passes isdigit() but not int(); 19+ digits are no GPU count
         total += int(value)
     return total
 
@@ -121,7 +121,7 @@ def design_to_pod(design: Design) -> Pod:
 
 
 def _pod_object(design: Design) -> dict[str, Any]:
-    obj: dict[str, Any] = copy.deepcopy(design.base) if design.base else {}
+    obj: dict[str, Any] = copy_tree(design.base) if design.base else {}
     obj["apiVersion"] = "v1"
     obj["kind"] = "Pod"
     metadata = dict(obj.get("metadata") or {})

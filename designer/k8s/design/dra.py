@@ -25,6 +25,7 @@ requesting the extended resource and name their claim in ``resources.claims``; t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,7 +38,12 @@ from designer.k8s.core import (
     name_is_dns_subdomain,
 )
 from designer.k8s.design.model import DEFAULT_GPU_RESOURCE, ContainerDesign, Design
-from designer.k8s.design.planning import DRA_MODE, DraAlternative, GpuChoice
+from designer.k8s.design.planning import (
+    DRA_MODE,
+    MAX_DRA_ALTERNATIVES,
+    DraAlternative,
+    GpuChoice,
+)
 from designer.k8s.dra import (
     ALLOCATION_ALL,
     API_VERSION,
@@ -170,6 +176,27 @@ P_SELECTOR = gettext_noop("The API server refuses this selector: %(detail)s")
 P_CLASS = gettext_noop("A DeviceClass name is a DNS subdomain such as gpu.nvidia.com: %(detail)s")
 P_SHARED_BY = gettext_noop("The pod has no container named “%(name)s”.")
 P_NO_CONTAINER = gettext_noop("The pod has no app container to give the claim to.")
+H_MIG_PROFILE_CLASS = gettext_noop(
+    "Only MIG devices have a profile: on devices of DeviceClass %(class)s this selector "
+    "fails with a CEL runtime error and the claim cannot be allocated. Choose DeviceClass "
+    "mig.nvidia.com to claim a MIG partition."
+)
+H_PRODUCT_CLASS = gettext_noop(
+    "Devices of DeviceClass %(class)s are IMEX channels or daemons, not GPUs: they have no "
+    "productName, so this selector fails with a CEL runtime error."
+)
+H_CLAIM_COUNT = gettext_noop(
+    "With a DRA claim this container requests no %(resource)s: it gets the %(count)s "
+    "device(s) of claim %(claim)s (%(object)s), and this field is that count."
+)
+H_CLAIM_COUNT_SET = gettext_noop(
+    "With a DRA claim this container requests no %(resource)s: claim %(claim)s asks for "
+    "%(count)s device(s), the count set in the GPU section, whatever this field says."
+)
+H_CLAIM_ALL = gettext_noop(
+    "With a DRA claim this container requests no %(resource)s: claim %(claim)s asks for every "
+    "matching device of the node (allocationMode All)."
+)
 
 X_CLAIM = gettext_noop(
     "GPUs come from a resource claim (Dynamic Resource Allocation, resource.k8s.io/v1, GA in "
@@ -192,6 +219,7 @@ X_FIRST_AVAILABLE = gettext_noop(
     "(firstAvailable, beta in 1.34): %(alternatives)s."
 )
 X_ALTERNATIVE = gettext_noop("%(count)s of %(class)s")
+X_LIST = gettext_noop("%(first)s, %(second)s")
 X_QOS = gettext_noop(
     "Claims do not count toward the QoS class or the scheduler's cpu and memory sums: the QoS "
     "class and the effective requests are what the cpu and memory settings make them, and the "
@@ -236,6 +264,10 @@ class DraClaim:
     count: int | None  # None: allocationMode All
     device_class: str
 
+    @property
+    def object_kind(self) -> str:
+        return "ResourceClaim" if self.source == "claim" else "ResourceClaimTemplate"
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "name": self.name,
@@ -254,6 +286,8 @@ class DraDesign:
     objects: tuple[dict[str, Any], ...]  # exported before the pod (or its workload)
     problems: dict[str, Message] = field(default_factory=dict)
     selectors: tuple[str, ...] = ()
+    # choice field -> advice that changes nothing by itself (a MIG profile asked of whole GPUs)
+    hints: dict[str, Message] = field(default_factory=dict)
 
     @property
     def devices_per_pod(self) -> int:
@@ -303,6 +337,9 @@ def _alternatives(
     out, described = [], []
     for i, alt in enumerate(choice.first_available):
         prefix = f"gpu.first_available[{i}]"
+        alt_class = alt.device_class.strip()
+        for detail in name_is_dns_subdomain(alt_class) if alt_class else ["must not be empty"]:
+            problems[f"{prefix}.device_class"] = Message(P_CLASS, {"detail": detail})
         count = _count(alt.count)
         if count is None:
             problems[f"{prefix}.count"] = Message(P_COUNT, {})
@@ -420,7 +457,24 @@ def dra_design(design: Design) -> DraDesign | None:
                 _request(choice, own, selectors, alternatives),
             )
         )
-    return DraDesign(tuple(claims), tuple(objects), problems, tuple(selectors))
+    return DraDesign(
+        tuple(claims), tuple(objects), problems, tuple(selectors), _choice_hints(choice)
+    )
+
+
+def _choice_hints(choice: GpuChoice) -> dict[str, Message]:
+    """Choices that are valid but cannot match what the class's devices publish."""
+    hints: dict[str, Message] = {}
+    known = KNOWN_DEVICE_CLASSES.get(choice.device_class.strip())
+    if known is None:
+        return hints
+    # NVIDIA's driver publishes ``profile`` on MIG devices only (research/dra/nvidia.md):
+    # on a whole GPU the selector fails to evaluate and the device does not qualify.
+    if choice.mig_profile.strip() and known.kind != "mig":
+        hints["gpu.mig_profile"] = Message(H_MIG_PROFILE_CLASS, {"class": known.name})
+    if choice.product.strip() and known.kind == "compute-domain":
+        hints["gpu.product"] = Message(H_PRODUCT_CLASS, {"class": known.name})
+    return hints
 
 
 def explain_dra(dra: DraDesign, design: Design, kind: str, pods: int) -> list[Message]:
@@ -445,8 +499,11 @@ def explain_dra(dra: DraDesign, design: Design, kind: str, pods: int) -> list[Me
         lines.append(Message(X_SELECTORS, {"selectors": "; ".join(dra.selectors)}))
     if design.gpu.first_available:
         _, described = _alternatives(design.gpu, {})
-        text = ", ".join(m.text for m in described)
-        lines.append(Message(X_FIRST_AVAILABLE, {"alternatives": text}))
+        # One Message of Messages, so a page translates each alternative too.
+        joined = described[0]
+        for alternative in described[1:]:
+            joined = Message(X_LIST, {"first": joined, "second": alternative})
+        lines.append(Message(X_FIRST_AVAILABLE, {"alternatives": joined}))
     if len(main.containers) > 1:
         lines.append(
             Message(X_SHARED, {"containers": ", ".join(main.containers), "claim": main.name})
@@ -529,3 +586,88 @@ def apply_claims(design: Design, spec: dict[str, Any]) -> None:
                 container["resources"] = resources
             else:
                 container.pop("resources", None)
+
+
+def container_hints(design: Design, dra: DraDesign) -> list[tuple[int, str, Message]]:
+    """(container index, ContainerDesign field, message): what the claim does to the GPU
+    container's own GPU fields, said beside them."""
+    if not dra.claims:
+        return []
+    main = dra.claims[0]
+    target = _gpu_container(design)
+    if target is None:
+        return []
+    index = design.containers.index(target)
+    resource = target.gpu_resource.strip() or DEFAULT_GPU_RESOURCE
+    params = {
+        "resource": resource,
+        "count": main.count,
+        "claim": main.name,
+        "object": main.object_name,
+    }
+    if main.count is None:
+        template = H_CLAIM_ALL
+    elif design.gpu.count.strip():
+        template = H_CLAIM_COUNT_SET
+    else:
+        template = H_CLAIM_COUNT
+    return [(index, "gpus", Message(template, params))]
+
+
+# --- where an exported claim object's problem belongs ----------------------------------------
+
+_REQUEST_PATH = re.compile(
+    r"^(?:spec\.)?spec\.devices\.requests\[\d+\]\."
+    r"(?:exactly|firstAvailable\[(?P<option>\d+)\])(?:\.(?P<field>\w+))?"
+)
+_REQUEST_FIELDS = {
+    "deviceClassName": "device_class",
+    "count": "count",
+    "allocationMode": "allocation_mode",
+    "selectors": "selectors",
+}
+
+
+def claim_choice_field(path: str) -> str:
+    """The choice field (``gpu.device_class``, ``gpu.first_available[0].count``) an API
+    server error on an exported ResourceClaimTemplate/ResourceClaim is about (its path as
+    pkg/apis/resource/validation reports it); ``gpu.mode`` when no single field is."""
+    match = _REQUEST_PATH.match(path)
+    if not match:
+        return "gpu.mode"
+    name = _REQUEST_FIELDS.get(match.group("field") or "")
+    option = int(match.group("option") or 0)
+    if name is None:
+        return "gpu.mode"
+    if option == 0:
+        return f"gpu.{name}"
+    if name == "allocation_mode":
+        return f"gpu.first_available[{option - 1}].count"
+    return f"gpu.first_available[{option - 1}].{name}"
+
+
+# --- the alternatives' buttons ---------------------------------------------------------------
+
+ADD_ALTERNATIVE = "dra-alternative-add"
+REMOVE_ALTERNATIVE = "dra-alternative-remove-"
+
+
+def alternative_action(choice: GpuChoice, action: str) -> GpuChoice | None:
+    """The GPU choice after a designer button on its firstAvailable alternatives (add one,
+    remove the n-th); None when ``action`` is not such a button."""
+    if action == ADD_ALTERNATIVE:
+        if len(choice.first_available) >= MAX_DRA_ALTERNATIVES:
+            return choice
+        # A fallback usually asks for less of the same class (one GPU of any product):
+        # the new alternative starts there.
+        alternative = DraAlternative(
+            device_class=choice.device_class.strip() or "gpu.nvidia.com", count="1"
+        )
+        return choice.model_copy(update={"first_available": [*choice.first_available, alternative]})
+    if action.startswith(REMOVE_ALTERNATIVE):
+        index = action.removeprefix(REMOVE_ALTERNATIVE)
+        if not index.isdigit() or int(index) >= len(choice.first_available):
+            return choice
+        kept = [a for i, a in enumerate(choice.first_available) if i != int(index)]
+        return choice.model_copy(update={"first_available": kept})
+    return None

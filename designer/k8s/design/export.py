@@ -64,7 +64,7 @@ from designer.k8s.core import (
 )
 from designer.k8s.design.workload_types import workload_type
 from designer.k8s.gpu import requested_gpus
-from designer.k8s.manifest import QuotedStr
+from designer.k8s.manifest import QuotedStr, copy_tree
 from designer.k8s.scheduler import effective_requests
 
 # Labels and annotations the API server and controllers own.
@@ -135,6 +135,11 @@ class ExportSettings(BaseModel):
     # Indexed Job
     workers: int = 2
     master_port: int = 29500
+    # TrainJob: the ClusterTrainingRuntime it runs on
+    runtime: str = "torch-distributed"
+    # InferenceService: the predictor's model
+    model_format: str = "huggingface"
+    storage_uri: str = ""
 
 
 # Where a validation error on an exported object comes from in the settings: (object
@@ -346,14 +351,14 @@ def _with_env(container: dict[str, Any], env: list[dict[str, Any]]) -> None:
     existing = [
         e for e in container.get("env") or [] if not (isinstance(e, dict) and e.get("name") in ours)
     ]
-    container["env"] = copy.deepcopy(env) + existing
+    container["env"] = copy_tree(env) + existing
 
 
 def export_objects(
     facts: PodFacts, settings: ExportSettings, workload: str
 ) -> list[dict[str, Any]]:
     """The manifests to apply, in order. Quantities are kept as given (canonical/QuotedStr)."""
-    pod = copy.deepcopy(facts.manifest)
+    pod = copy_tree(facts.manifest)
     pod.pop("status", None)
     return export_kind(effective_kind(settings, workload)).build(_Parts(pod, facts), settings)
 

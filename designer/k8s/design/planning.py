@@ -8,6 +8,7 @@ kept with the choice field it belongs to, so the page can show it beside that in
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -16,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from designer.k8s.apiserver import pod_with_defaults
 from designer.k8s.core import Message, MessageError, Pod, Quantity, QuantityError, gettext_noop
 from designer.k8s.design.headroom import Headroom, HeadroomError, memory_headroom
-from designer.k8s.dra import collect
+from designer.k8s.dra import DraObject, DraObjects, collect
 from designer.k8s.gpu import (
     SHARING_MODES,
     GpuSharing,
@@ -342,7 +343,9 @@ def node_sharing(
 ) -> tuple[GpuSharing | None, tuple[str, Message] | None]:
     """How the chosen node's device plugin shares its GPUs: the GPU choice's mode with the
     node's MIG layout or replicas, or the problem with them."""
-    if gpu.mode == "whole":
+    if gpu.mode in ("whole", DRA_MODE):
+        # Whole GPUs are advertised as they are; a DRA claim's devices come from the node's
+        # ResourceSlices, not from its device plugin.
         return None, None
     try:
         return (
@@ -370,12 +373,16 @@ def choose_node(
     provider = choice.provider if choice.provider in PROVIDERS else None
     max_pods: int | None = None
     if choice.max_pods.strip():
-        if not choice.max_pods.strip().isdigit() or int(choice.max_pods) > 10_000:
+        text = choice.max_pods.strip()
+        # ASCII digits of a bounded length: isdigit() accepts "²", which int() refuses, and
+        # int() refuses more than 4,300 digits.
+        digits = text.lstrip("0") or "0"
+        if not (text.isascii() and text.isdigit()) or len(digits) > 5 or int(digits) > 10_000:
             return None, (
                 "node.max_pods",
                 _message(gettext_noop("Max pods must be a whole number up to 10000.")),
             )
-        max_pods = int(choice.max_pods)
+        max_pods = int(digits)
     try:
         if choice.source == "catalog" and choice.catalog_id:
             return node_from_catalog(
@@ -502,7 +509,7 @@ def plan(
             fit_result = fit(defaulted, node_info, None, apply_defaults=False)
         if node.resource_slices.strip():
             try:
-                objects = dra_inputs(node.resource_slices, None)
+                objects = DraObjects(list(_pasted_dra_objects(node.resource_slices)))
             except (ValueError, ManifestError) as exc:
                 problems["node.resource_slices"] = _error_message(exc)
             else:
@@ -535,6 +542,13 @@ def plan(
 
 
 _MODEL_KEYS = {m.key for m in mig_models()}
+
+
+@functools.lru_cache(maxsize=16)
+def _pasted_dra_objects(text: str) -> tuple[DraObject, ...]:
+    """The pasted ResourceSlices, read once per text: the live update renders the design
+    again for every keystroke elsewhere, with the same slices (errors are not cached)."""
+    return tuple(dra_inputs(text, None).objects)
 
 
 def _model_label(key: str) -> str:

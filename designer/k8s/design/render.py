@@ -12,12 +12,18 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from designer.k8s.apiserver import validate_objects
+from designer.k8s.apiserver import ClusterVersion, validate_objects
 from designer.k8s.core import FieldError, FieldWarning, Message, Pod
 from designer.k8s.design.actions import apply_action, apply_gpu_choice
 from designer.k8s.design.canonical import pod_manifest
 from designer.k8s.design.convert import design_to_pod
-from designer.k8s.design.dra import DRA_CHOICES, DraDesign, dra_design, explain_dra
+from designer.k8s.design.dra import (
+    DRA_CHOICES,
+    DraDesign,
+    container_hints,
+    dra_design,
+    explain_dra,
+)
 from designer.k8s.design.explain import explain_export
 from designer.k8s.design.export import (
     PodFacts,
@@ -29,10 +35,12 @@ from designer.k8s.design.export import (
 )
 from designer.k8s.design.hints import FieldHint, design_hints
 from designer.k8s.design.model import Design, KeptEdit, matching_size
-from designer.k8s.design.planning import Plan, plan
+from designer.k8s.design.operators import OPERATOR_KINDS, operator_problems
+from designer.k8s.design.planning import DRA_MODE, Plan, plan
 from designer.k8s.design.report import PodReport, pod_report
 from designer.k8s.gpu import sharing_modes
 from designer.k8s.manifest import dump_yaml_all
+from designer.k8s.operators import Finding
 
 
 @dataclass(frozen=True)
@@ -41,7 +49,7 @@ class ObjectProblem:
 
     index: int  # position in ``objects``
     kind: str
-    problem: FieldError | FieldWarning
+    problem: FieldError | FieldWarning | Finding
 
     def as_dict(self) -> dict[str, Any]:
         return {"object": self.index, "kind": self.kind, **self.problem.as_dict()}
@@ -70,6 +78,8 @@ class Rendered:
     # The user's edits a preset kept (design.actions.apply_action), and the edited fields.
     kept: tuple[KeptEdit, ...] = ()
     touched: frozenset[str] = frozenset()
+    # The part of ``explanation`` that is about the claims (a page shows it with them).
+    claim_explanation: tuple[Message, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -118,8 +128,12 @@ def applicable_choices(design: Design, kind: str) -> frozenset[str]:
     """The choice fields (``<group>.<field>``) that apply to a design exported as ``kind``."""
     mode = next((m for m in sharing_modes() if m.key == design.gpu.mode), None)
     fields = {f"gpu.{name}" for name in (mode.choices if mode else ())}
-    if design.gpu.mode == "dra":
+    if design.gpu.mode != DRA_MODE:
+        fields.add("gpu.mode")  # the device plugin's sharing mode; a claim replaces it
+    else:
         fields |= {f"gpu.{name}" for name in DRA_CHOICES}
+        if design.gpu.allocation_mode == "All":
+            fields.discard("gpu.count")  # every matching device: no count to give
         if design.node.source in NODE_SOURCE_CHOICES:
             fields.add("node.resource_slices")
     if design.node.source in NODE_SOURCE_CHOICES:
@@ -143,11 +157,13 @@ def render_design(
     *,
     touched: Collection[str] = (),
     was: str = "",
+    version: ClusterVersion | None = None,
 ) -> Rendered:
     """Render a design, after a designer ``action`` (a button: add a container, apply a
     preset, ...) when one is given (``changed``, ``touched``, ``was``: see
     actions.apply_action); raises DesignError when its kept manifest fields cannot form a
-    Pod. The design's size is the preset its sized fields match ("custom" after edits)."""
+    Pod. The design's size is the preset its sized fields match ("custom" after edits).
+    ``version`` answers for that Kubernetes release (None: the newest the engine models)."""
     kept: tuple[KeptEdit, ...] = ()
     edited = frozenset(touched)
     if action:
@@ -162,7 +178,7 @@ def render_design(
     pod = design_to_pod(design)
     dra = dra_design(design)
     devices = dra.devices_per_pod if dra else 0
-    report = pod_report(pod, workload=design.workload, claim_gpus=devices)
+    report = pod_report(pod, workload=design.workload, claim_gpus=devices, version=version)
     facts = PodFacts(pod_manifest(pod), report.defaulted, report.requests, devices)
     kind = effective_kind(design.export, design.workload)
     # A DRA claim's ResourceClaimTemplate (or ResourceClaim) goes first, in the same file.
@@ -172,10 +188,19 @@ def render_design(
     checked = objects if wrapped else claim_objects
     object_errors = _own(objects, validate_objects(checked))
     object_warnings = _own(objects, warn_objects(objects)) if wrapped else []
+    if kind in OPERATOR_KINDS:
+        # An ML operator's object: its CRD schema and its operator's own rules check it.
+        errors, warnings = operator_problems(objects)
+        object_errors += [ObjectProblem(i, kind, p) for i, p in errors]
+        object_warnings += [ObjectProblem(i, kind, p) for i, p in warnings]
     explanation = explain_export(design.export, design.workload, facts)
+    claim_explanation: list[Message] = []
+    hints = design_hints(design)
     if dra is not None:
         pods = export_kind(kind).copies(design.export)
-        explanation = [*explanation, *explain_dra(dra, design, kind, pods)]
+        claim_explanation = explain_dra(dra, design, kind, pods)
+        explanation = [*explanation, *claim_explanation]
+        hints += [FieldHint(i, name, message) for i, name, message in container_hints(design, dra)]
     return Rendered(
         design=design,
         pod=pod,
@@ -197,9 +222,10 @@ def render_design(
             qos=report.qos,
             claim_objects=tuple(claim_objects),
         ),
-        hints=design_hints(design),
+        hints=hints,
         applicable=applicable_choices(design, kind),
         dra=dra,
         kept=kept,
         touched=edited,
+        claim_explanation=tuple(claim_explanation),
     )

@@ -11,7 +11,12 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any
 
-from designer.k8s.apiserver import ValidationResult, pod_with_defaults, validate_pod
+from designer.k8s.apiserver import (
+    ClusterVersion,
+    ValidationResult,
+    pod_with_defaults,
+    validate_pod,
+)
 from designer.k8s.core import (
     FieldError,
     FieldWarning,
@@ -74,13 +79,15 @@ def pod_report(
     template: bool = False,
     claim_gpus: int = 0,
     advise: bool | None = None,
+    version: ClusterVersion | None = None,
 ) -> PodReport:
     """QoS with reasons, effective requests/limits, validation and advice; ``claim_gpus`` are
-    GPUs the pod gets through DRA claims (no request counts them).
+    GPUs the pod gets through DRA claims (no request counts them). ``version`` answers for
+    that Kubernetes release (apiserver.versions); None: the newest.
 
     Advice is given for a ``workload`` type (its rules and the rules for every type), or with
     ``advise`` and no workload type, the rules for every workload type only."""
-    defaulted = pod_with_defaults(pod)
+    defaulted = pod_with_defaults(pod, version=version)
     validation: ValidationResult = validate_pod(
         pod,
         spec_path=spec_path,
@@ -88,7 +95,7 @@ def pod_report(
         template=template,
         defaulted=defaulted,
     )
-    qos = pod_qos(pod, spec_path=spec_path, defaulted=defaulted)
+    qos = pod_qos(pod, spec_path=spec_path, defaulted=defaulted, version=version)
     requests = effective_requests(defaulted, apply_defaults=False)
     limits = effective_limits(defaulted, apply_defaults=False)
     unreadable = tuple(unreadable_quantities(pod, spec_path))

@@ -24,7 +24,9 @@ from designer.k8s.dra.cel import (
 )
 from designer.k8s.dra.classes_table import (
     KNOWN_DEVICE_CLASSES,
+    KNOWN_GPU_PRODUCTS,
     KnownDeviceClass,
+    KnownGpuProduct,
 )
 from designer.k8s.dra.model import (
     ALLOCATION_ALL,
@@ -104,7 +106,9 @@ __all__ = [
     "GROUP",
     "is_dra_object",
     "KNOWN_DEVICE_CLASSES",
+    "KNOWN_GPU_PRODUCTS",
     "KnownDeviceClass",
+    "KnownGpuProduct",
     "MODELS",
     "OPAQUE_PARAMETERS_MAX",
     "OpaqueDeviceConfiguration",

@@ -261,9 +261,12 @@ def match_request(
     alt: _DeviceRequestFields,
     classes: Mapping[str, DeviceClass],
     candidates: list[CandidateDevice],
+    memo: dict[tuple[str, str], bool] | None = None,
 ) -> tuple[list[CandidateDevice], list[Message]]:
     """The candidates a request (alternative) matches; raises _Failure as the allocator
-    fails (unknown class, CEL runtime error)."""
+    fails (unknown class, CEL runtime error). ``memo`` keeps selector results of earlier
+    calls on the same devices."""
+    memo = {} if memo is None else memo
     notes: list[Message] = []
     class_name = alt.device_class_name or ""
     class_exprs, note = class_selectors(class_name, classes)
@@ -290,7 +293,10 @@ def match_request(
         ok = True
         for owner, i, selector in selectors:
             try:
-                if not selector.matches(candidate.driver, candidate.device):
+                seen = (selector.expression, candidate.id)
+                if seen not in memo:
+                    memo[seen] = selector.matches(candidate.driver, candidate.device)
+                if not memo[seen]:
                     ok = False
                     break
             except SelectorRuntimeError as exc:
@@ -309,6 +315,9 @@ def match_request(
 class _State:
     in_use: set[str] = field(default_factory=set)
     counters: dict[tuple[str, str], Fraction] = field(default_factory=dict)
+    # (selector, device id) -> whether it matches: placing pod after pod asks the same
+    # question again (a device's attributes do not change while a fit is worked out).
+    matched: dict[tuple[str, str], bool] = field(default_factory=dict)
 
 
 def _constraint_groups(spec: ResourceClaimSpec) -> list[tuple[tuple[str, ...], str, bool]]:
@@ -382,7 +391,7 @@ def allocate_claim(
                 key += "/" + (getattr(alt, "name", None) or "")
             admin = bool(getattr(alt, "admin_access", None))
             try:
-                found, found_notes = match_request(key, alt, classes, candidates)
+                found, found_notes = match_request(key, alt, classes, candidates, state.matched)
             except _Failure as failure:
                 matches.append(
                     RequestMatch(

@@ -96,3 +96,23 @@ KNOWN_DEVICE_CLASSES: dict[str, KnownDeviceClass] = {
         ),
     )
 }
+
+
+@dataclass(frozen=True)
+class KnownGpuProduct:
+    """A ``productName`` NVIDIA's DRA driver publishes (NVML's device name, as nvidia-smi
+    prints it): what the designer's "GPU product" selector offers."""
+
+    name: str
+    source: str
+
+
+_NOTES = "research/dra/nvidia.md (NVIDIA k8s-dra-driver-gpu deviceinfo.go, productName)"
+
+KNOWN_GPU_PRODUCTS: tuple[KnownGpuProduct, ...] = (
+    KnownGpuProduct("NVIDIA H100 80GB HBM3", _NOTES + "; a real EKS p5 node's ResourceSlice"),
+    KnownGpuProduct("NVIDIA A100-SXM4-80GB", _NOTES),
+    KnownGpuProduct("NVIDIA A100-SXM4-40GB", "nvidia-smi / CUDA device name of a DGX A100"),
+    KnownGpuProduct("NVIDIA A100-PCIE-40GB", "nvidia-smi / CUDA device name of an A100 PCIe"),
+    KnownGpuProduct("Tesla T4", _NOTES + " (NVIDIA/OpenShift docs example)"),
+)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from designer.k8s.apiserver import pod_with_defaults
+from designer.k8s.apiserver import ClusterVersion, pod_with_defaults
 from designer.k8s.core import (
     Container,
     Message,
@@ -250,17 +250,25 @@ def pod_qos(
     default_pod_limits: bool = True,
     require_pod_level_values: bool = True,
     defaulted: Pod | None = None,
+    version: ClusterVersion | None = None,
 ) -> QosResult:
     """The QoS class Kubernetes gives ``pod`` and the reasons for it.
 
     ``spec_path`` prefixes every field path ("spec.template.spec" for a Deployment).
     ``apply_defaults=False`` evaluates the pod exactly as given (it must then already be
     defaulted for the answer to match the API server). Pass ``defaulted`` (the pod as the
-    API server stores it) when it is at hand, so it is computed once.
+    API server stores it) when it is at hand, so it is computed once. ``version`` answers
+    for that release (it then decides ``default_pod_limits`` and
+    ``require_pod_level_values``: 1.34/1.35 have kubernetes#135082).
     """
+    if version is not None and version.version is not None:
+        default_pod_limits = version.default_pod_limits
+        require_pod_level_values = version.qos_requires_pod_level_values
     if defaulted is None:
         defaulted = (
-            pod_with_defaults(pod, default_pod_limits=default_pod_limits) if apply_defaults else pod
+            pod_with_defaults(pod, default_pod_limits=default_pod_limits, version=version)
+            if apply_defaults
+            else pod
         )
     pod_level = uses_pod_level(defaulted, require_pod_level_values=require_pod_level_values)
 

@@ -91,18 +91,39 @@ from designer.k8s.manifest._common import (
     MAX_DEPTH,
     MAX_DOCUMENTS,
     MAX_INPUT_BYTES,
+    copy_tree,
 )
 from designer.k8s.manifest.finder import (
     Skipped,
     Workload,
+    add_runtimes,
     find_workloads,
     load,
+    runtime_index,
+)
+from designer.k8s.manifest.kinds import (
+    KINDS,
+    KSERVE_CONTAINER,
+    RAY_AUTOSCALER_CONTAINER,
+    RAY_AUTOSCALER_RESOURCES,
+    KindRecord,
+    Replicas,
+    kind_record,
+    kserve_multinode_workers,
 )
 from designer.k8s.manifest.reader import (
     Document,
     ManifestError,
     ReadError,
+    go_json_loads,
+    iter_documents,
     read_documents,
+)
+from designer.k8s.manifest.trainer import (
+    TRAINJOB_RECORD,
+    RuntimeIndex,
+    builtin_runtimes,
+    strategic_merge,
 )
 from designer.k8s.manifest.writer import (
     QuotedStr,
@@ -113,6 +134,20 @@ from designer.k8s.manifest.writer import (
 
 __all__ = [
     "Document",
+    "KINDS",
+    "KSERVE_CONTAINER",
+    "KindRecord",
+    "RAY_AUTOSCALER_CONTAINER",
+    "RAY_AUTOSCALER_RESOURCES",
+    "Replicas",
+    "RuntimeIndex",
+    "TRAINJOB_RECORD",
+    "add_runtimes",
+    "builtin_runtimes",
+    "kind_record",
+    "kserve_multinode_workers",
+    "runtime_index",
+    "strategic_merge",
     "MAX_DEPTH",
     "MAX_DOCUMENTS",
     "MAX_INPUT_BYTES",
@@ -122,9 +157,12 @@ __all__ = [
     "Skipped",
     "Workload",
     "_needs_quotes",
+    "copy_tree",
     "dump_yaml",
     "dump_yaml_all",
     "find_workloads",
+    "go_json_loads",
+    "iter_documents",
     "load",
     "read_documents",
 ]

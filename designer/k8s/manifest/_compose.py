@@ -15,7 +15,13 @@ try:  # libyaml: PyYAML wheels ship it; the pure-Python parser is a fallback.
 except ImportError:  # pragma: no cover - PyYAML built without libyaml
     _CParser = None
     _CEmitterDumper = yaml.SafeDumper
-from designer.k8s.manifest._common import MAX_ALIAS_NODES, MAX_DEPTH, _DocError, _type_name
+from designer.k8s.manifest._common import (
+    MAX_ALIAS_NODES,
+    MAX_DEPTH,
+    _DocError,
+    _type_name,
+    copy_tree,
+)
 from designer.k8s.manifest._goyaml import (
     _MERGE,
     _first_refused,
@@ -41,31 +47,6 @@ def _excessive_aliasing(alias_count: int, decode_count: int) -> bool:
     else:
         allowed = 0.99 - 0.89 * (decode_count - 400_000) / 3_600_000
     return alias_count / decode_count > allowed
-
-
-def _copy_tree(value: Any) -> Any:
-    """Deep copy of dicts and lists without recursion (alias expansion)."""
-    if type(value) is dict:
-        root: Any = {}
-    elif type(value) is list:
-        root = []
-    else:
-        return value
-    stack = [(value, root)]
-    while stack:
-        src, dst = stack.pop()
-        items = src.items() if type(src) is dict else enumerate(src)
-        for k, v in items:
-            tv = type(v)
-            if tv is dict or tv is list:
-                c = {} if tv is dict else []
-                stack.append((v, c))
-                v = c
-            if type(dst) is dict:
-                dst[k] = v
-            else:
-                dst.append(v)
-    return root
 
 
 class _Frame:
@@ -274,7 +255,7 @@ def _compose(data: bytes, line0: int) -> Any:
                     raise _DocError(line, "document contains excessive aliasing", hostile=True)
                 if cur is not None and cur.is_map and not cur.have_key:
                     raise _DocError(line, f"invalid map key: {_type_name(value)}")
-                value = _copy_tree(value)
+                value = copy_tree(value)
             place(value, line)
         elif t is _DocumentEndEvent or t is _StreamEndEvent:
             break

@@ -53,6 +53,10 @@ _YAML_STYLE_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+
 _GO_DOT_FLOAT = re.compile(r"\.[0-9](?:_?[0-9])*(?:[eE][-+]?[0-9](?:_?[0-9])*)?")
 
 
+# The most digits a uint64 can have in each base (2**64 - 1).
+_UINT64_DIGITS = {2: 64, 8: 22, 10: 20, 16: 16}
+
+
 def _go_parse_uint(s: str) -> int | None:
     """strconv.ParseUint(s, 0, 64) without underscores; None on any error."""
     if not s:
@@ -68,6 +72,10 @@ def _go_parse_uint(s: str) -> int | None:
     else:
         base, digits = 10, s
     if not _BASE_DIGITS[base].fullmatch(digits):
+        return None
+    if len(digits.lstrip("0")) > _UINT64_DIGITS[base]:
+        # Cannot fit (and int() refuses more than 4300 decimal digits): ParseUint's
+        # "value out of range", so go-yaml tries a float, then keeps the string.
         return None
     value = int(digits, base)
     return value if value <= _UINT64_MAX else None

@@ -2,15 +2,32 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from designer.k8s.core import Message
 from designer.k8s.manifest._common import MAX_INPUT_BYTES, _type_name
+from designer.k8s.manifest.kinds import (
+    KindRecord,
+    Replicas,
+    SiteError,
+    kind_record,
+    no_template,
+    sites_by_shape,
+)
 from designer.k8s.manifest.reader import Document, ReadError, read_documents
+from designer.k8s.manifest.trainer import (
+    TRAINER_GROUP,
+    TRAINJOB_RECORD,
+    RuntimeIndex,
+    trainjob_sites,
+)
 
 
 @dataclass(frozen=True)
 class Workload:
+    """One pod template of an object (a PyTorchJob has one per replica type)."""
+
     document: int
     path: str  # "" or "items[3]"
     kind: str
@@ -20,20 +37,45 @@ class Workload:
     pod_spec_path: str
     pod_spec: dict
     pod_metadata: dict
+    template: str = ""  # JSON path of the pod template in the object ("" for a Pod)
+    replicas: Replicas = Replicas(1)
+    role: str = ""  # "Worker", "head", "leader", "predictor" ...
+    found_by: str = "kind"  # "kind": the kinds table knows it; "shape": found by shape
+    metadata_path: str = "metadata"
+    required_container: str | None = None
+    # Assembled container paths -> where they are written (KServe inline containers, the
+    # TrainJob fields a runtime's node container takes).
+    path_map: tuple[tuple[str, str], ...] = ()
+    facts: dict = field(default_factory=dict, compare=False)
+    record: KindRecord | None = field(default=None, compare=False)
+
+    @property
+    def api_group(self) -> str:
+        api_version = self.obj.get("apiVersion") if isinstance(self.obj, dict) else None
+        return api_version.rpartition("/")[0] if isinstance(api_version, str) else ""
 
 
 @dataclass(frozen=True)
 class Skipped:
-    """An object of a kind that has no pod template (Service, ConfigMap, ...)."""
+    """An object that holds no pod template (Service, ConfigMap, a TrainJob whose runtime
+    is not known, ...), with the reason."""
 
     document: int
     path: str
     kind: str
     name: str | None
+    # The object itself (a LimitRange, a ResourceQuota... that the check reads); shared.
+    obj: Any = field(default=None, compare=False, repr=False)
+    reason: Message | None = field(default=None, compare=False)
+
+    @property
+    def reason_text(self) -> str:
+        return self.reason.text if self.reason else f"{self.kind}: no pod template"
 
 
 class WorkloadScan(tuple):
-    """``(workloads, errors)``; unpacks as a 2-tuple.  ``.skipped`` lists other kinds."""
+    """``(workloads, errors)``; unpacks as a 2-tuple.  ``.skipped`` lists the objects
+    without a pod template."""
 
     skipped: list[Skipped]
 
@@ -57,80 +99,18 @@ class WorkloadScan(tuple):
 
 
 # ---------------------------------------------------------------------------
-# Finding pod templates
+# Finding pod templates: the kinds table (kinds.py), else by shape
 # ---------------------------------------------------------------------------
-
-# kind -> (API groups, path of the PodSpec, path of the pod metadata)
-_TEMPLATE_KINDS: dict[str, tuple[frozenset[str], str, str]] = {
-    "Pod": (frozenset({""}), "spec", "metadata"),
-    "PodTemplate": (frozenset({""}), "template.spec", "template.metadata"),
-    "ReplicationController": (frozenset({""}), "spec.template.spec", "spec.template.metadata"),
-    "Deployment": (
-        frozenset({"apps", "extensions"}),
-        "spec.template.spec",
-        "spec.template.metadata",
-    ),
-    "ReplicaSet": (
-        frozenset({"apps", "extensions"}),
-        "spec.template.spec",
-        "spec.template.metadata",
-    ),
-    "DaemonSet": (
-        frozenset({"apps", "extensions"}),
-        "spec.template.spec",
-        "spec.template.metadata",
-    ),
-    "StatefulSet": (frozenset({"apps"}), "spec.template.spec", "spec.template.metadata"),
-    "Job": (frozenset({"batch"}), "spec.template.spec", "spec.template.metadata"),
-    "CronJob": (
-        frozenset({"batch"}),
-        "spec.jobTemplate.spec.template.spec",
-        "spec.jobTemplate.spec.template.metadata",
-    ),
-}
-# kind -> (API groups, PodSpec path, fields of the pod template: the object that
-# holds "spec" and "metadata"; () for a Pod, which is its own template)
-_TEMPLATE_FIELDS = {
-    kind: (groups, spec, tuple(spec.split(".")[:-1]))
-    for kind, (groups, spec, meta) in _TEMPLATE_KINDS.items()
-}
-
-
-def _walk(obj: dict, fields: tuple[str, ...]) -> dict | str:
-    """The mapping at ``fields`` ({} when a field is missing or null), or an
-    error message when a field on the way is not a mapping."""
-    node: Any = obj
-    for n, field in enumerate(fields):
-        node = node.get(field)
-        if node is None:
-            return {}
-        if type(node) is not dict and not isinstance(node, dict):
-            return f"{'.'.join(fields[: n + 1])} is {_type_name(node)}, expected a mapping"
-    return node  # type: ignore[no-any-return]
-
-
-def _template_parts(obj: dict, fields: tuple[str, ...]) -> tuple[dict, dict] | str:
-    """(PodSpec, pod metadata) of the template at ``fields``, or an error message."""
-    template = _walk(obj, fields) if fields else obj
-    if type(template) is str:
-        return template
-    spec = template.get("spec")
-    metadata = template.get("metadata")
-    for field, value in (("spec", spec), ("metadata", metadata)):
-        if value is not None and type(value) is not dict and not isinstance(value, dict):
-            where = ".".join((*fields, field))
-            return f"{where} is {_type_name(value)}, expected a mapping"
-    return (spec if spec is not None else {}), (metadata if metadata is not None else {})
 
 
 class _Finder:
-    """find_workloads' state: the three result lists and a cache of API groups."""
+    """find_workloads' state: the three result lists and the training runtimes."""
 
-    def __init__(self) -> None:
+    def __init__(self, runtimes: RuntimeIndex | None) -> None:
         self.workloads: list[Workload] = []
         self.errors: list[ReadError] = []
         self.skipped: list[Skipped] = []
-        self.groups: dict[str, str] = {}  # apiVersion -> API group
+        self.runtimes = runtimes
 
     def error(self, doc: Document, path: str, message: str) -> None:
         where = f"line {doc.line}: {path + ': ' if path else ''}"
@@ -146,8 +126,9 @@ class _Finder:
         if type(kind) is not str or not kind:
             self.error(doc, path, 'object has no "kind"')
             return None
-        fields = _TEMPLATE_FIELDS.get(kind)
-        if fields is None and kind.endswith("List") and "items" in obj:
+        api_version = obj.get("apiVersion")
+        record = kind_record(api_version, kind)
+        if record is None and kind.endswith("List") and "items" in obj:
             items = obj["items"]
             if items is None or type(items) is list or isinstance(items, list):
                 return items or []
@@ -162,37 +143,68 @@ class _Finder:
             namespace = metadata.get("namespace")
             if type(namespace) is not str:
                 namespace = None
-        if fields is not None:
-            api_version = obj.get("apiVersion")
-            if type(api_version) is str:
-                group = self.groups.get(api_version)
-                if group is None:
-                    group = self.groups[api_version] = api_version.rpartition("/")[0]
-                if group not in fields[0]:
-                    fields = None
-        if fields is None:
-            self.skipped.append(Skipped(doc.index, path, kind, name))
-            return None
-        parts = _template_parts(obj, fields[2])
-        if type(parts) is str:
+        found_by = "kind"
+        reason: Message | None = None
+        try:
+            if record is not None:
+                sites = record.sites(obj)
+            elif kind == "TrainJob" and _group(api_version) == TRAINER_GROUP:
+                sites, _runtime, reason = trainjob_sites(obj, self.runtimes)
+                record = TRAINJOB_RECORD
+            else:
+                sites = sites_by_shape(obj)
+                found_by = "shape"
+        except SiteError as exc:
             what = f'{kind} "{name}"' if name else kind
-            self.error(doc, path, f"{what}: {parts}")
+            self.error(doc, path, f"{what}: {exc}")
             return None
-        self.workloads.append(
-            Workload(doc.index, path, kind, name, namespace, obj, fields[1], parts[0], parts[1])
-        )
+        if not sites:
+            if reason is None:
+                reason = no_template(kind, record)
+            self.skipped.append(Skipped(doc.index, path, kind, name, obj, reason))
+            return None
+        for site in sites:
+            self.workloads.append(
+                Workload(
+                    doc.index,
+                    path,
+                    kind,
+                    name,
+                    namespace,
+                    obj,
+                    site.spec_path,
+                    site.spec,
+                    site.metadata,
+                    site.template,
+                    site.replicas,
+                    site.role,
+                    found_by,
+                    site.metadata_path,
+                    site.required_container,
+                    site.path_map,
+                    site.facts,
+                    record,
+                )
+            )
         return None
 
 
-def find_workloads(documents: list[Document]) -> WorkloadScan:
+def _group(api_version: Any) -> str | None:
+    return api_version.rpartition("/")[0] if isinstance(api_version, str) else None
+
+
+def find_workloads(documents: list[Document], runtimes: RuntimeIndex | None = None) -> WorkloadScan:
     """Pod templates of every object in ``documents`` (List items included).
 
-    Returns ``(workloads, errors)``; the result's ``.skipped`` lists objects of
-    kinds without a pod template (Service, ConfigMap, ...), which are not errors.
-    Objects whose apiVersion names another API group (a CRD that reuses the
-    kind name "Job", say) are skipped too.
+    Returns ``(workloads, errors)``: one workload per pod template (kinds.KINDS says where
+    each kind keeps them; other kinds are searched by shape). The result's ``.skipped``
+    lists the objects that hold none, with the reason; they are not errors. A TrainJob is
+    resolved against the training runtimes of ``runtimes`` (by default those in
+    ``documents``) and those Kubeflow Trainer installs.
     """
-    finder = _Finder()
+    if runtimes is None:
+        runtimes = runtime_index(documents)
+    finder = _Finder(runtimes)
     record = finder.object
     for doc in documents:
         if doc.error is not None:
@@ -214,6 +226,21 @@ def find_workloads(documents: list[Document]) -> WorkloadScan:
                     stack.append((nested, f"{prefix}[{i}].items", 0))
                     break
     return WorkloadScan(finder.workloads, finder.errors, finder.skipped)
+
+
+def runtime_index(documents: list[Document], file: str = "") -> RuntimeIndex:
+    """The training runtimes among ``documents`` (List items included)."""
+    index = RuntimeIndex()
+    add_runtimes(index, documents, file)
+    return index
+
+
+def add_runtimes(index: RuntimeIndex, documents: list[Document], file: str = "") -> None:
+    for doc in documents:
+        data = doc.data
+        items = data.get("items") if isinstance(data, dict) else None
+        for obj in [data, *(items if isinstance(items, list) else [])]:
+            index.add(obj, {"file": file, "document": doc.index})
 
 
 def load(text: str | bytes, *, max_bytes: int = MAX_INPUT_BYTES) -> WorkloadScan:

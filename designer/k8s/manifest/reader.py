@@ -6,6 +6,7 @@ import contextlib
 import json
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -154,7 +155,10 @@ def _json_stream(text: str) -> tuple[list[tuple[int, Any]], tuple[int, str] | No
     (yaml.NewYAMLOrJSONDecoder guesses JSON from the first byte): not YAML, so a flow
     mapping such as ``{kind: Pod}`` or a ``NaN`` is an error, as kubectl says. Returns the
     values read and, if the stream breaks, the line and message of the break."""
-    decoder = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_json_float)
+    decoder = json.JSONDecoder(
+        parse_constant=_reject_constant, parse_float=_json_float, parse_int=_json_int
+    )
+    surrogates = _SURROGATE_ESCAPE.search(text) is not None
     documents = []
     pos = _JSON_SPACE.match(text).end()  # type: ignore[union-attr]
     line, counted = 1, 0
@@ -167,7 +171,7 @@ def _json_stream(text: str) -> tuple[list[tuple[int, Any]], tuple[int, str] | No
             return documents, (exc.lineno, f"invalid JSON: {exc.msg} (column {exc.colno})")
         except (ValueError, RecursionError) as exc:
             return documents, (line, f"invalid JSON: {exc}")
-        documents.append((line, value))
+        documents.append((line, _replace_surrogates(value) if surrogates else value))
         pos = _JSON_SPACE.match(text, end).end()  # type: ignore[union-attr]
     return documents, None
 
@@ -181,6 +185,60 @@ _JSON_SPACE = re.compile(r"[ \t\n\r]*")
 
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
+
+
+# Python refuses to convert longer digit strings (sys.int_max_str_digits): quadratic time.
+MAX_INTEGER_DIGITS = 4300
+
+
+def _json_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_INTEGER_DIGITS:
+        raise ValueError(
+            f"a number of {digits:,} digits is longer than the {MAX_INTEGER_DIGITS:,} "
+            "digits the designer reads"
+        )
+    return int(text)
+
+
+# orjson reads integers past 64 bits as floats (1e30 loses its digits); kubectl keeps them.
+_LONG_INTEGER = re.compile(rb"[0-9]{20}")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _replace_surrogates(value: Any) -> Any:
+    """encoding/json's unquote: an escape of an unpaired surrogate decodes to U+FFFD."""
+    if isinstance(value, str):
+        return _LONE_SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_replace_surrogates(v) for v in value]
+    if isinstance(value, dict):
+        return {_replace_surrogates(k): _replace_surrogates(v) for k, v in value.items()}
+    return value
+
+
+_GO_JSON = json.JSONDecoder(parse_constant=_reject_constant, parse_int=_json_int)
+
+
+def go_json_loads(text: str | bytes) -> Any:
+    """One JSON value as Go's encoding/json decodes it into ``interface{}``: unpaired
+    surrogate escapes become U+FFFD, NaN and Infinity are errors, and integers keep every
+    digit (up to MAX_INTEGER_DIGITS). Raises ValueError with a message for people."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ValueError(
+                f"not valid UTF-8: byte 0x{text[exc.start]:02x} at byte offset {exc.start}"
+            ) from None
+    if not _json_depth_ok(text.encode("utf-8", "surrogatepass")):
+        raise ValueError(f"nesting is deeper than {MAX_DEPTH} levels")
+    try:
+        value = _GO_JSON.decode(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+    return _replace_surrogates(value) if _SURROGATE_ESCAPE.search(text) else value
 
 
 def _json_float(text: str) -> float:
@@ -201,21 +259,23 @@ def _separators(buf: Any) -> list[int]:
     return found
 
 
-def _chunks(text: str, data: bytes, separators: int) -> list[tuple[int, str, bytes, str | None]]:
+def _chunks(
+    text: str, data: bytes, separators: int
+) -> Iterator[tuple[int, str, bytes, str | None]]:
     """Split like kubectl's YAMLReader: at every line starting with "---".
 
-    Returns (first line, str chunk, bytes chunk, separator error) per chunk.
+    Yields (first line, str chunk, bytes chunk, separator error) per chunk.
     """
     if separators == 0:
-        return [(1, text, data, None)]
+        yield (1, text, data, None)
+        return
     seps_b = _separators(data)
     seps_s = seps_b if text.isascii() else _separators(text)
-    out = []
     prev_b = prev_s = 0
     line = 1
     error = None
     for sb, ss in zip([*seps_b, len(data)], [*seps_s, len(text)], strict=True):
-        out.append((line, text[prev_s:ss], data[prev_b:sb], error))
+        yield (line, text[prev_s:ss], data[prev_b:sb], error)
         if sb == len(data):
             break
         line += data.count(b"\n", prev_b, sb)
@@ -233,10 +293,11 @@ def _chunks(text: str, data: bytes, separators: int) -> list[tuple[int, str, byt
             )
         line += 1
         prev_b, prev_s = end_b, end_s
-    return out
 
 
-def read_documents(text: str | bytes, *, max_bytes: int = MAX_INPUT_BYTES) -> list[Document]:
+def read_documents(
+    text: str | bytes, *, max_bytes: int = MAX_INPUT_BYTES, max_documents: int = MAX_DOCUMENTS
+) -> list[Document]:
     """Read every document of a YAML or JSON stream the way kubectl does.
 
     Empty documents (only comments or whitespace) and ``null`` documents are
@@ -244,11 +305,22 @@ def read_documents(text: str | bytes, *, max_bytes: int = MAX_INPUT_BYTES) -> li
     not stop the others.  Raises ManifestError when the whole input is
     unreadable.
     """
+    return list(iter_documents(text, max_bytes=max_bytes, max_documents=max_documents))
+
+
+def iter_documents(
+    text: str | bytes, *, max_bytes: int = MAX_INPUT_BYTES, max_documents: int = MAX_DOCUMENTS
+) -> Iterator[Document]:
+    """read_documents, one document at a time: a caller that needs only the first pod
+    stops there, and the YAML documents after it are never parsed. The checks on the whole
+    input (size, UTF-8, NUL bytes, the number of documents) come before the first one."""
     data, given_text = _as_bytes(text, max_bytes)
     start = _LEADING_SPACE.match(data).end()  # type: ignore[union-attr]
     is_json = data[start : start + 1] in (b"{", b"[") and _json_depth_ok(data)
     found: list[tuple[int, Any]] | None = None
-    if is_json:  # orjson also checks UTF-8; any failure takes the long way below
+    if is_json and not _LONG_INTEGER.search(data):
+        # orjson also checks UTF-8 (and refuses unpaired surrogates); any failure takes
+        # the long way below.
         with contextlib.suppress(orjson.JSONDecodeError):
             found = [(data.count(b"\n", 0, start) + 1, orjson.loads(data))]
     text = _as_text(data, given_text) if found is None else ""
@@ -263,39 +335,34 @@ def read_documents(text: str | bytes, *, max_bytes: int = MAX_INPUT_BYTES) -> li
         if broken is not None:
             line, message = broken
             documents.append(Document(len(documents), line, None, f"line {line}: {message}"))
-        return documents
+        yield from documents
+        return
 
     separators = 0
     if b"\n---" in data or data.startswith(b"---"):
         separators = data.count(b"\n---") + data.startswith(b"---")
-    if separators >= MAX_DOCUMENTS:
+    if separators >= max_documents:
         raise ManifestError(
             f"input has {separators:,} document separators (---); "
-            f"the limit is {MAX_DOCUMENTS - 1:,}"
+            f"the limit is {max_documents - 1:,}"
         )
-    chunks = _chunks(text, data, separators)
     # One scan of the whole input usually proves every document safe for the
-    # fast parser; otherwise each document is scanned on its own.
-    if not _needs_correct_path(data):
-        slow_docs: set[int] = set()
-    elif len(chunks) == 1:
-        slow_docs = {0}
-    else:
-        slow_docs = {n for n, chunk in enumerate(chunks) if _needs_correct_path(chunk[2])}
-
-    documents: list[Document] = []
-    for n, (line0, chunk_text, chunk_data, sep_error) in enumerate(chunks):
+    # fast parser; otherwise each document is scanned on its own, when it is read.
+    any_slow = _needs_correct_path(data)
+    count = 0
+    for line0, chunk_text, chunk_data, sep_error in _chunks(text, data, separators):
         content = _CONTENT_B.search(chunk_data)
         if content is None and sep_error is None:
             continue  # only comments and blank lines: kubectl skips it
         start_line = line0 + (chunk_data.count(b"\n", 0, content.start()) if content else 0)
         if sep_error is not None:
-            documents.append(Document(len(documents), start_line, None, sep_error))
+            yield Document(count, start_line, None, sep_error)
+            count += 1
             continue
         value: Any = None
         error: str | None = None
         hostile = False
-        if n in slow_docs:
+        if any_slow and (separators == 0 or _needs_correct_path(chunk_data)):
             value, error, hostile = _parse_slow(chunk_text, chunk_data, line0)
         else:
             try:
@@ -304,5 +371,5 @@ def read_documents(text: str | bytes, *, max_bytes: int = MAX_INPUT_BYTES) -> li
                 value, error, hostile = _parse_slow(chunk_text, chunk_data, line0)
         if value is None and error is None:
             continue  # a null document: kubectl skips it
-        documents.append(Document(len(documents), start_line, value, error, hostile))
-    return documents
+        yield Document(count, start_line, value, error, hostile)
+        count += 1

@@ -148,8 +148,12 @@ def _represent_int(dumper: _Dumper, value: int) -> _nodes.ScalarNode:
     value = int(value)
     if _INT64_MIN <= value <= _UINT64_MAX:
         return _plain(str(value))
-    # kubectl prints through JSON and go-yaml, which reads such digits as a float.
-    return _plain(_go_format_float64_g(float(value)))
+    # kubectl prints through JSON and go-yaml, which reads such digits as a float; past
+    # float64 (ParseFloat overflows) go-yaml keeps them as a string, which prints plain.
+    try:
+        return _plain(_go_format_float64_g(float(value)))
+    except OverflowError:
+        return _plain(str(value))
 
 
 def _represent_float(dumper: _Dumper, value: float) -> _nodes.ScalarNode:
@@ -213,8 +217,130 @@ for _type, _representer in (
     _Dumper.add_multi_representer(_type, _representer)
 
 
+# --- the fast path ------------------------------------------------------------------------
+#
+# PyYAML's representer and serializer are Python and take most of the time of a dump. The
+# manifests this product writes are almost always made of mappings, lists, numbers and short
+# one-line strings, which libyaml writes in one obvious way; for those the text is built here
+# directly. Anything else (a string the emitter might quote or fold, a multi-line string, a
+# huge number, another type) sends the whole object to PyYAML, so the two can never differ:
+# tests/k8s/test_manifest_writer.py checks it with hypothesis, byte for byte.
+
+
+class _Slow(Exception):
+    """The object holds something only PyYAML's emitter decides how to write."""
+
+
+# A string libyaml writes plain in block context: no indicator first, no ": " or " #", no
+# leading or trailing space, printable ASCII, and (checked apart) not a value go-yaml v2 would
+# read as something else.
+_PLAIN_CHARS = r"[A-Za-z0-9._/=+@~%^()$;,<>*&!?':#\[\]{}-]"
+_PLAIN_SAFE = re.compile(rf"[A-Za-z0-9._/=+~^()$;]{_PLAIN_CHARS}*(?: {_PLAIN_CHARS}+)*")
+_DQ_SAFE = re.compile(r"[ -!#-\[\]-~]*")  # printable ASCII but '"' and '\\'
+
+
+def _scalar(value: Any) -> str:
+    kind = type(value)
+    if kind is str:
+        if (
+            not _PLAIN_SAFE.fullmatch(value)
+            or value.endswith(":")
+            or ": " in value
+            or " #" in value
+        ):
+            if _needs_quotes(value) and _DQ_SAFE.fullmatch(value):
+                return f'"{value}"'
+            raise _Slow
+        if _needs_quotes(value):
+            return f'"{value}"'
+        return value
+    if kind is QuotedStr:
+        if _DQ_SAFE.fullmatch(value):
+            return f'"{value}"'
+        raise _Slow
+    if kind is bool:
+        return "true" if value else "false"
+    if kind is int:
+        if _INT64_MIN <= value <= _UINT64_MAX:
+            return str(value)
+        raise _Slow
+    if value is None:
+        return "null"
+    if kind is float and value.is_integer() and _INT64_MIN <= value < 2.0**63:
+        return str(int(value))
+    raise _Slow
+
+
+def _key(key: Any) -> str:
+    if type(key) is not str or key == "<<":
+        raise _Slow
+    return _scalar(key)
+
+
+def _fast_map(value: dict, pad: str, out: list[str]) -> None:
+    keys = list(value)
+    for k in _sorted_keys(keys) if len(keys) > 1 else keys:
+        v = value[k]
+        head = f"{pad}{_key(k)}:"
+        kind = type(v)
+        if kind is dict:
+            if v:
+                out.append(head)
+                _fast_map(v, pad + "  ", out)
+            else:
+                out.append(head + " {}")
+        elif kind is list:
+            if v:
+                out.append(head)
+                _fast_seq(v, pad, out)  # block sequences are not indented under their key
+            else:
+                out.append(head + " []")
+        else:
+            out.append(f"{head} {_scalar(v)}")
+
+
+def _fast_seq(value: list, pad: str, out: list[str]) -> None:
+    for item in value:
+        kind = type(item)
+        if kind is dict and item:
+            start = len(out)
+            _fast_map(item, pad + "  ", out)
+            out[start] = f"{pad}- {out[start][len(pad) + 2 :]}"
+        elif kind is list and item:
+            start = len(out)
+            _fast_seq(item, pad + "  ", out)
+            out[start] = f"{pad}- {out[start][len(pad) + 2 :]}"
+        elif kind is dict:
+            out.append(f"{pad}- {{}}")
+        elif kind is list:
+            out.append(f"{pad}- []")
+        else:
+            out.append(f"{pad}- {_scalar(item)}")
+
+
+def _dump_fast(obj: Any) -> str | None:
+    out: list[str] = []
+    try:
+        if type(obj) is dict and obj:
+            _fast_map(obj, "", out)
+        elif type(obj) is list and obj:
+            _fast_seq(obj, "", out)
+        else:
+            return None
+    except _Slow:
+        return None
+    return "\n".join(out) + "\n"
+
+
 def dump_yaml(obj: Any) -> str:
     """YAML the way ``kubectl get -o yaml`` prints it (no line wrapping)."""
+    fast = _dump_fast(obj)
+    if fast is not None:
+        return fast
+    return _dump_pyyaml(obj)
+
+
+def _dump_pyyaml(obj: Any) -> str:
     out = yaml.dump(
         obj,
         Dumper=_Dumper,

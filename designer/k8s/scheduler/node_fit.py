@@ -82,8 +82,8 @@ def _taint_text(taint: Mapping[str, Any]) -> str:
 def _go_int64(text: str) -> int | None:
     """strconv.ParseInt(text, 10, 64) for Gt/Lt, None when it fails."""
     body = text[1:] if text[:1] in "+-" else text
-    if not body.isdigit() or not body.isascii():
-        return None
+    if not body.isdigit() or not body.isascii() or len(body.lstrip("0")) > 19:
+        return None  # (more than 19 digits cannot fit; int() refuses over 4300)
     n = int(text)
     return n if -(2**63) <= n < 2**63 else None
 

@@ -17,7 +17,7 @@ import orjson
 from django.core.management.base import BaseCommand, CommandParser
 from pydantic import ValidationError
 
-from designer.k8s.apiserver import pod_from_parts
+from designer.k8s.apiserver import DEFAULT_VERSION, SUPPORTED_VERSIONS, pod_from_parts
 from designer.k8s.check import check_texts, pod_template_manifest
 from designer.k8s.core import ERROR_TYPE_TEXT
 from designer.k8s.design import (
@@ -46,6 +46,17 @@ class Command(BaseCommand):
         )
         check.add_argument("files", nargs="+", metavar="FILE", help="manifest files; - reads stdin")
         check.add_argument("--format", choices=("text", "json"), default="text")
+        check.add_argument(
+            "--kubernetes-version",
+            choices=SUPPORTED_VERSIONS,
+            default=DEFAULT_VERSION,
+            help=f"answer as a cluster of this release would (default: {DEFAULT_VERSION})",
+        )
+        check.add_argument(
+            "-n",
+            "--namespace",
+            help="namespace of objects that name none (default: default), as kubectl apply -n",
+        )
         render = sub.add_parser(
             "render",
             help="Render a design (the JSON of POST /api/v1/render) or a pod manifest as YAML.",
@@ -81,7 +92,12 @@ class Command(BaseCommand):
                 unreadable = True
                 continue
             inputs.append((name if name != "-" else "<stdin>", data))
-        result = check_texts(inputs, max_bytes=CLI_MAX_BYTES)
+        result = check_texts(
+            inputs,
+            max_bytes=CLI_MAX_BYTES,
+            kubernetes_version=options["kubernetes_version"],
+            namespace=options.get("namespace"),
+        )
         if options["format"] == "json":
             # orjson prints what json.dumps(indent=2, ensure_ascii=False) does, much faster
             # for a whole-cluster report.
@@ -95,8 +111,11 @@ class Command(BaseCommand):
             e["document"] is None or e["file"] not in files_with_objects for e in result["errors"]
         ):
             sys.exit(2)
-        if result["errors"] or any(
-            o["errors"] for o in [*result["objects"], *result.get("draObjects", [])]
+        if (
+            result["errors"]
+            or any(o["errors"] for o in [*result["objects"], *result.get("draObjects", [])])
+            or any(not _admitted(o) for o in result["objects"])
+            or any(not p["applied"] for p in result.get("policies", []))
         ):
             sys.exit(1)
 
@@ -147,6 +166,64 @@ def design_from_input(data: bytes, workload: str | None) -> Design:
     return design_from_pod(pod, workload or workload_of_kind(first.kind))
 
 
+def _pods(obj: dict[str, Any]) -> str:
+    """How many pods a template stands for, as the text output says it."""
+    if obj.get("replicas") is not None:
+        return f"{obj['replicas']} pod(s)"
+    low, high = obj.get("replicasMin"), obj.get("replicasMax")
+    if low is not None or high is not None:
+        return f"{low if low is not None else 0}..{high if high is not None else '?'} pod(s)"
+    return "pods: not fixed by the object"
+
+
+def _admitted(obj: dict[str, Any]) -> bool:
+    admission = obj.get("admission")
+    return admission is None or admission["allowed"]
+
+
+def format_admission(obj: dict[str, Any]) -> list[str]:
+    """The lines for an object's admission and version notes (the JSON's English)."""
+    lines: list[str] = []
+    admission = obj.get("admission")
+    if admission:
+        qos = admission["qosClass"] or "unknown"
+        change = f" ({admission['qosChange']})" if admission["qosChange"] else ""
+        lines.append(f"  admitted: QoS {qos}{change}")
+        for d in admission["defaulted"]:
+            lines.append(f"  defaulted: {d['field']}={d['value']} (from {d['from']})")
+        for name, value in admission["annotations"].items():
+            lines.append(f"  annotation: {name}: {value}")
+        for d in admission["denials"]:
+            where = f" ({d['object']})" if d["object"] else ""
+            pod = f", pod {d['replica']}" if d.get("replica") else ""
+            text = d["apiServerMessage"] or d["message"]
+            lines.append(f"  denied by {d['plugin']}{where}{pod}: {text}")
+        quota = admission["quota"]
+        if quota:
+            if quota["fits"] is None:
+                lines.append("  quota: no matching quota limits what this pod uses")
+            else:
+                lines.append(
+                    f"  quota: fits {quota['fits']} more (of {quota['replicas']} wanted); "
+                    f"bottleneck {quota['bottleneck']} in {quota['object']}"
+                )
+    for note in obj.get("versionNotes", []):
+        lines.append(f"  version: {note['field']}: {note['message']}")
+    return lines
+
+
+def format_policies(result: dict[str, Any]) -> list[str]:
+    lines = []
+    for p in result.get("policies", []):
+        where = f"{p['file']}#{p['document']}" + (f" {p['path']}" if p["path"] else "")
+        name = f"{p['namespace']}/{p['name'] or '<unnamed>'}"
+        if p["applied"]:
+            lines.append(f"{p['kind']} {name} ({where}): applied")
+        else:
+            lines.append(f"{p['kind']} {name} ({where}): not applied: {p['message']}")
+    return lines
+
+
 def format_text(result: dict[str, Any]) -> str:
     lines: list[str] = []
     for obj in result["objects"]:
@@ -154,7 +231,14 @@ def format_text(result: dict[str, Any]) -> str:
             f"{obj['namespace']}/{obj['name']}" if obj["namespace"] else obj["name"] or "<unnamed>"
         )
         where = f"{obj['file']}#{obj['document']}" + (f" {obj['path']}" if obj["path"] else "")
-        lines.append(f"{obj['kind']} {name} ({where}): QoS {obj['qosClass'] or 'unknown'}")
+        template = obj.get("template") or ""
+        if template:
+            where += f" {template}"
+        shape = " (found by shape)" if obj.get("foundBy") == "shape" else ""
+        lines.append(
+            f"{obj['kind']} {name} ({where}){shape}: QoS {obj['qosClass'] or 'unknown'}, "
+            f"{_pods(obj)}"
+        )
         requests = ", ".join(f"{k}={v}" for k, v in obj["effectiveRequests"].items()) or "none"
         limits = ", ".join(f"{k}={v}" for k, v in obj["effectiveLimits"].items()) or "none"
         lines.append(f"  requests: {requests}")
@@ -163,22 +247,37 @@ def format_text(result: dict[str, Any]) -> str:
             lines.append(f"  why: {reason}")
         for err in obj["errors"]:
             # The API server's wording: "Required value", "Invalid value: ...: <detail>".
-            kind = ERROR_TYPE_TEXT.get(err["type"], err["type"])
-            detail = f"{kind}: {err['message']}" if err["message"] else kind
-            lines.append(f"  error: {err['field']}: {detail}")
+            kind = ERROR_TYPE_TEXT.get(err.get("type", ""), err.get("type", ""))
+            detail = (
+                f"{kind}: {err['message']}" if kind and err["message"] else kind or err["message"]
+            )
+            origin = f" ({err['origin']})" if err.get("origin") else ""
+            lines.append(f"  error: {err['field']}: {detail}{origin}")
         for warning in obj["warnings"]:
-            lines.append(f"  warning: {warning['field']}: {warning['message']}")
+            origin = f" ({warning['origin']})" if warning.get("origin") else ""
+            lines.append(f"  warning: {warning['field']}: {warning['message']}{origin}")
+        for note in obj.get("notes") or []:
+            lines.append(f"  note: {note['field']}: {note['message']} ({note['origin']})")
         for advice in obj.get("advice") or []:
             lines.append(f"  advice: {advice['message']}")
         lines += [f"  {line}" for line in claim_lines(obj.get("claims") or [])]
+        lines += format_admission(obj)
+    for skipped in result.get("skipped") or []:
+        where = f"{skipped['file']}#{skipped['document']}"
+        where += f" {skipped['path']}" if skipped["path"] else ""
+        name = skipped["name"] or "<unnamed>"
+        lines.append(f"{skipped['kind']} {name} ({where}): skipped: {skipped['reason']}")
     for dra in result.get("draObjects") or []:
         lines += dra_object_lines(dra)
+    lines += format_policies(result)
     for err in result["errors"]:
         doc = "" if err["document"] is None else f" document {err['document']}"
         lines.append(f"{err['file']}{doc}: cannot read: {err['message']}")
     with_errors = sum(1 for o in result["objects"] if o["errors"])
+    denied = sum(1 for o in result["objects"] if not _admitted(o))
     summary = (
         f"{len(result['objects'])} workload(s), {with_errors} with errors, "
+        f"{len(result.get('skipped') or [])} without a pod template, "
         f"{len(result['errors'])} unreadable document(s)"
     )
     if result.get("draObjects"):
@@ -186,7 +285,9 @@ def format_text(result: dict[str, Any]) -> str:
         summary += (
             f", {len(result['draObjects'])} resource.k8s.io object(s), {dra_errors} with errors"
         )
-    lines.append(summary)
+    if result.get("policies"):
+        summary += f", {denied} denied by admission"
+    lines.append(summary + f" (Kubernetes {result.get('kubernetesVersion', DEFAULT_VERSION)})")
     return "\n".join(lines)
 
 
