@@ -451,7 +451,7 @@ def _resource_rows(report: PodReport | None) -> list[tuple[str, str, str]]:
         return []
     requests = format_resources(report.requests)
     limits = format_resources(report.limits)
-    unknown = gettext("unknown")
+    unknown = gettext("unknown") if report.unreadable else ""
     for u in report.unreadable:
         # A request defaults to its limit: an unreadable limit leaves the request unknown
         # too when the container sets no request of that resource.
