@@ -48,7 +48,7 @@ class SharedDesign(models.Model):
     @classmethod
     def load_design(cls, share_id: str) -> Design | None:
         """The stored design, or None for an unknown, malformed or unreadable id."""
-        if not SHARE_ID.match(share_id):
+        if not SHARE_ID.fullmatch(share_id):
             return None
         shared = cls.objects.filter(id=share_id).first()
         if shared is None:

@@ -106,7 +106,7 @@ class AnalysisStore:
 
     def load(self, analysis_id: str) -> dict[str, Any] | None:
         """The analysis, or None when the id is malformed, unknown or expired."""
-        if not self.ID.match(analysis_id):
+        if not self.ID.fullmatch(analysis_id):
             return None
         row = (
             StoredAnalysis.objects.filter(id=analysis_id, expires__gt=timezone.now())

@@ -17,6 +17,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from designer.k8s.check import check_texts
 from designer.k8s.core import Quantity, go_scaled_value
@@ -151,3 +153,26 @@ def test_one_huge_value_among_600_documents_keeps_every_report_in_the_cli(
     report = json.loads(result.stdout)
     assert len(report["objects"]) == 600
     assert report["objects"][300]["effectiveLimits"]["memory"] == "1e999999999"
+
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**30), max_value=10**30)
+    | st.text(alphabet="0123456789abc: ,[]", max_size=30),
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(st.text(alphabet="abc", min_size=1, max_size=3), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@given(value=json_values, indent=st.sampled_from([None, 1, 4]))
+def test_json_integers_keep_their_digits_wherever_they_are_and_strings_stay_strings(
+    value, indent
+) -> None:
+    # The fast JSON path (orjson) would turn integers past 64 bits into floats: a number
+    # anywhere takes the exact path, digits inside a string do not matter.
+    text = json.dumps({"kind": "ConfigMap", "data": value}, indent=indent)
+    (doc,) = read_documents(text)
+    assert doc.data["data"] == value
+    assert json.dumps(doc.data["data"]) == json.dumps(value)

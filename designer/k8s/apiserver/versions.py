@@ -21,7 +21,7 @@ from designer.k8s.core import gettext_noop
 
 SUPPORTED_VERSIONS: tuple[str, ...] = ("1.31", "1.32", "1.33", "1.34", "1.35")
 DEFAULT_VERSION = "1.35"  # the newest supported release: what no choice means
-_VERSION_RE = re.compile(r"^v?1\.(\d+)(?:\.\d+)?(?:[-+].*)?$")
+_VERSION_RE = re.compile(r"^v?1\.([0-9]+)(?:\.[0-9]+)?(?:[-+].*)?$", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -181,7 +181,7 @@ def parse_kubernetes_version(text: str | None) -> str:
     None is the default (the newest). Raises ValueError naming the supported versions."""
     if text is None or not str(text).strip():
         return DEFAULT_VERSION
-    match = _VERSION_RE.match(str(text).strip())
+    match = _VERSION_RE.fullmatch(str(text).strip())
     version = f"1.{int(match.group(1))}" if match else None
     if version not in SUPPORTED_VERSIONS:
         choices = ", ".join(SUPPORTED_VERSIONS)

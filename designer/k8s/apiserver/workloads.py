@@ -101,7 +101,7 @@ SUPPORTED_PROTOCOLS = ("SCTP", "TCP", "UDP")
 MSG_INT32 = "must be a 32-bit integer"
 
 _PERCENT_RE = re.compile("^" + PERCENT_FMT + "$")
-INT_RE = re.compile(r"^[+-]?\d+$")
+INT_RE = re.compile(r"^[+-]?[0-9]+$")
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 
 
@@ -192,7 +192,7 @@ def template_warnings(obj: dict[str, Any]) -> list[FieldWarning]:
 
 def _percent_value(value: Any) -> int | None:
     """getPercentValue: the number of a valid percent string, else None."""
-    if isinstance(value, str) and _PERCENT_RE.match(value):
+    if isinstance(value, str) and _PERCENT_RE.fullmatch(value):
         return int(value[:-1])
     return None
 

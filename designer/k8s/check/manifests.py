@@ -10,8 +10,6 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
-
 from designer.k8s.admission import Admission
 from designer.k8s.apiserver import (
     DEFAULT_VERSION,
@@ -23,8 +21,9 @@ from designer.k8s.apiserver import (
 )
 from designer.k8s.check.admission import FoundPolicy, PolicyReport, apply_policies, is_policy
 from designer.k8s.check.claims import ClaimLinks, link_claims, read_dra_objects
+from designer.k8s.check.memo import memo_key
 from designer.k8s.check.operators import path_rewriter, skipped_entry, template_section
-from designer.k8s.core import FieldError, FieldWarning, Message, name_is_dns_subdomain
+from designer.k8s.core import FieldError, FieldWarning, Message
 from designer.k8s.design import (
     WORKLOAD_OF_KIND,
     Advice,
@@ -202,79 +201,6 @@ def decode_metadata_path(workload: Workload) -> str:
     return workload.metadata_path
 
 
-# Fields that differ from pod to pod in a cluster dump and that no check reads (the engine
-# validates neither volumes nor node placement; the name is handled apart, see _memo_key).
-# Of the volumes, advice reads the memory-backed emptyDirs: those stay in the key.
-VOLATILE_METADATA = frozenset(
-    {
-        "name",
-        "uid",
-        "resourceVersion",
-        "creationTimestamp",
-        "ownerReferences",
-        "managedFields",
-        "generation",
-        "selfLink",
-    }
-)
-VOLATILE_SPEC = frozenset({"nodeName", "volumes", "hostname", "subdomain"})
-VOLATILE_CONTAINER = frozenset({"volumeMounts"})
-
-
-def _valid_name(metadata: Any) -> bool:
-    name = metadata.get("name") if isinstance(metadata, dict) else None
-    return isinstance(name, str) and bool(name) and not name_is_dns_subdomain(name)
-
-
-def _memo_key(workload: Workload) -> bytes | None:
-    """What the report of a workload depends on, or None when it cannot be memoised.
-
-    Pods of one ReplicaSet differ only in fields no check reads (their name, uid, node and
-    service-account token volume), so they share one report. A pod name only matters when
-    it is invalid, and then the pod is checked on its own.
-    """
-    meta, spec = workload.pod_metadata, workload.pod_spec
-    if not isinstance(meta, dict) or not isinstance(spec, dict) or not _valid_name(meta):
-        return None
-
-    def container(c: Any) -> Any:
-        if not isinstance(c, dict):
-            return c
-        kept = {k: v for k, v in c.items() if k not in VOLATILE_CONTAINER}
-        mounts = c.get("volumeMounts")
-        if isinstance(mounts, list):
-            # Advice reads which volume is /dev/shm.
-            kept["volumeMounts"] = [
-                m for m in mounts if isinstance(m, dict) and m.get("mountPath") == "/dev/shm"
-            ]
-        return kept
-
-    projected_spec = {k: v for k, v in spec.items() if k not in VOLATILE_SPEC}
-    if isinstance(spec.get("volumes"), list):
-        projected_spec["volumes"] = [v for v in spec["volumes"] if _memory_volume(v)]
-    for key in ("containers", "initContainers", "ephemeralContainers"):
-        if isinstance(projected_spec.get(key), list):
-            projected_spec[key] = [container(c) for c in projected_spec[key]]
-    try:
-        return orjson.dumps(
-            [
-                workload.kind == "Pod",
-                workload.pod_spec_path,
-                workload.metadata_path,
-                {k: v for k, v in meta.items() if k not in VOLATILE_METADATA},
-                projected_spec,
-            ],
-            option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS,
-        )
-    except (TypeError, orjson.JSONEncodeError):
-        return None
-
-
-def _memory_volume(volume: Any) -> bool:
-    empty_dir = volume.get("emptyDir") if isinstance(volume, dict) else None
-    return isinstance(empty_dir, dict) and empty_dir.get("medium") == "Memory"
-
-
 log = logging.getLogger("designer.check")
 INTERNAL = (
     "the designer could not check this workload (the failure is logged); the reports on the "
@@ -292,7 +218,7 @@ def check_workload(
     """One workload's report; with ``memo``, identical pod templates are checked once
     (``key``: the workload's memo key when the caller has it)."""
     if key is None and memo is not None:
-        key = _memo_key(workload)
+        key = memo_key(workload)
     if key is not None and memo is not None and key in memo:
         return CheckedObject(file, workload, memo[key])
     try:
@@ -462,7 +388,7 @@ def _check_documents(
     operator_memo: dict[Any, OperatorReport] = {}
     objects: list[CheckedObject] = []
     for group in _by_object(workloads):
-        keys = [_memo_key(w) for w in group]
+        keys = [memo_key(w) for w in group]
         reports = [
             check_workload(file, w, memo, version, k) for w, k in zip(group, keys, strict=True)
         ]

@@ -65,8 +65,8 @@ def is_dns1123_label(value: str) -> list[str]:
     errs = []
     if len(value) > DNS1123_LABEL_MAX:
         errs.append(max_len_error(DNS1123_LABEL_MAX))
-    if not _DNS1123_LABEL_RE.match(value):
-        if _DNS1123_SUBDOMAIN_RE.match(value):
+    if not _DNS1123_LABEL_RE.fullmatch(value):
+        if _DNS1123_SUBDOMAIN_RE.fullmatch(value):
             # A valid subdomain but not a label: with the length checked, it must be dots.
             errs.append("must not contain dots")
         else:
@@ -79,7 +79,7 @@ def is_dns1123_subdomain(value: str) -> list[str]:
     errs = []
     if len(value) > DNS1123_SUBDOMAIN_MAX:
         errs.append(max_len_error(DNS1123_SUBDOMAIN_MAX))
-    if not _DNS1123_SUBDOMAIN_RE.match(value):
+    if not _DNS1123_SUBDOMAIN_RE.fullmatch(value):
         errs.append(regex_error(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, "example.com"))
     return errs
 
@@ -107,7 +107,7 @@ def is_qualified_name(value: str) -> list[str]:
         errs.append("name part must be non-empty")
     elif len(name) > LABEL_KEY_MAX:
         errs.append("name part " + max_len_error(LABEL_KEY_MAX))
-    if not _LABEL_KEY_RE.match(name):
+    if not _LABEL_KEY_RE.fullmatch(name):
         errs.append(
             "name part " + regex_error(LABEL_KEY_MSG, LABEL_KEY_FMT, "MyName", "my.name", "123-abc")
         )
@@ -119,7 +119,7 @@ def is_valid_label_value(value: str) -> list[str]:
     errs = []
     if len(value) > LABEL_VALUE_MAX:
         errs.append(max_len_error(LABEL_VALUE_MAX))
-    if not _LABEL_VALUE_RE.match(value):
+    if not _LABEL_VALUE_RE.fullmatch(value):
         errs.append(regex_error(LABEL_VALUE_MSG, LABEL_VALUE_FMT, "MyValue", "my_value", "12345"))
     return errs
 
@@ -151,7 +151,7 @@ _C_IDENTIFIER_RE = re.compile("^" + C_IDENTIFIER_FMT + "$")
 
 def is_c_identifier(value: str) -> list[str]:
     """validation.IsCIdentifier (DRA attribute and capacity names)."""
-    if _C_IDENTIFIER_RE.match(value):
+    if _C_IDENTIFIER_RE.fullmatch(value):
         return []
     return [regex_error(C_IDENTIFIER_MSG, C_IDENTIFIER_FMT, "my_name", "MY_NAME", "MyName")]
 
@@ -169,7 +169,7 @@ def is_dns1035_label(value: str) -> list[str]:
     errs = []
     if len(value) > 63:
         errs.append(max_len_error(63))
-    if not _DNS1035_RE.match(value):
+    if not _DNS1035_RE.fullmatch(value):
         errs.append(regex_error(DNS1035_LABEL_MSG, DNS1035_LABEL_FMT, "my-name", "abc-123"))
     return errs
 

@@ -260,7 +260,7 @@ def job_totals(
 def _int_or_percent(text: str) -> int | str:
     """An IntOrString as the form sends it: "3" -> 3, "25%" (or anything else) as typed."""
     text = text.strip()
-    return int(text) if INT_RE.match(text) else text
+    return int(text) if INT_RE.fullmatch(text) else text
 
 
 def rollout_values(settings: ExportSettings, gpus: int) -> tuple[int | str, int | str]:

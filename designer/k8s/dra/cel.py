@@ -99,7 +99,8 @@ _SEMVER_RE = re.compile(
     r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
     r"(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)"
     r"(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?"
-    r"(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$"
+    r"(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$",
+    re.ASCII,  # Go's \d is ASCII only
 )
 
 
@@ -117,7 +118,7 @@ def _normalize_semver(text: str) -> str:
 def parse_semver(text: str, normalize: bool = False) -> dict[int, str]:
     if normalize:
         text = _normalize_semver(text)
-    m = _SEMVER_RE.match(text)
+    m = _SEMVER_RE.fullmatch(text)
     if not m:
         raise ValueError(f"could not parse {text!r} as semver")
     core = f"{int(m.group(1))}.{int(m.group(2))}.{int(m.group(3))}"

@@ -202,7 +202,37 @@ def _json_int(text: str) -> int:
 
 
 # orjson reads integers past 64 bits as floats (1e30 loses its digits); kubectl keeps them.
-_LONG_INTEGER = re.compile(rb"[0-9]{20}")
+# A JSON number starts a value: at the start, or after ':', '[' or ','. Digits inside
+# strings (a uid, a container ID) do not send a dump to the slow path; a string that happens
+# to hold ": 12345678901234567890" only costs time.
+# Digits become "0", everything else " ": digit runs keep their positions.
+_DIGIT_MASK = bytes(0x30 if 0x30 <= c <= 0x39 else 0x20 for c in range(256))
+_TWENTY_DIGITS = b"0" * 20
+_NUMBER_AFTER = frozenset(b":[,")
+
+
+def _has_long_integer(data: bytes) -> bool:
+    """Whether a JSON text may hold an integer of 20 digits or more (outside a string).
+    Digit runs are found with bytes.find on a digits-only mask (a regex over a dump of hex
+    IDs tries every digit: ten times slower than orjson's whole parse)."""
+    mask = data.translate(_DIGIT_MASK)
+    i = mask.find(_TWENTY_DIGITS)
+    while i != -1:
+        j = i - 1
+        if j >= 0 and data[j] == 0x2D:  # "-"
+            j -= 1
+        while j >= 0 and data[j] in b" \t\r\n":
+            j -= 1
+        if j < 0 or data[j] in _NUMBER_AFTER:
+            return True
+        # Skip to the end of this run.
+        end = mask.find(b" ", i)
+        if end == -1:
+            return False
+        i = mask.find(_TWENTY_DIGITS, end)
+    return False
+
+
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -318,7 +348,7 @@ def iter_documents(
     start = _LEADING_SPACE.match(data).end()  # type: ignore[union-attr]
     is_json = data[start : start + 1] in (b"{", b"[") and _json_depth_ok(data)
     found: list[tuple[int, Any]] | None = None
-    if is_json and not _LONG_INTEGER.search(data):
+    if is_json and not _has_long_integer(data):
         # orjson also checks UTF-8 (and refuses unpaired surrogates); any failure takes
         # the long way below.
         with contextlib.suppress(orjson.JSONDecodeError):

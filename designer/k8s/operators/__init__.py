@@ -7,6 +7,9 @@ plugin) that change what a GPU request means.
 
 from __future__ import annotations
 
+from designer.k8s.operators.annotations import (
+    LABELS_READ,
+)
 from designer.k8s.operators.findings import (
     Finding,
     OperatorReport,
@@ -21,6 +24,7 @@ from designer.k8s.operators.rules import (
 
 __all__ = [
     "Finding",
+    "LABELS_READ",
     "OperatorReport",
     "RULES",
     "gpus_per_pod",

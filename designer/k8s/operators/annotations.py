@@ -189,6 +189,13 @@ def hami(w: Workload) -> OperatorReport:
     return report
 
 
+KUEUE_QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
+KUEUE_GROUP_LABEL = "kueue.x-k8s.io/pod-group-name"
+# The label values any rule here reads (check.memo keeps them; other label values only
+# matter for their validity).
+LABELS_READ = frozenset({KUEUE_QUEUE_LABEL, KUEUE_GROUP_LABEL})
+
+
 def kueue(w: Workload, first: bool) -> OperatorReport:
     """The queue label is on the object (a Pod, Job, JobSet, RayCluster, TrainJob ...)."""
     report = OperatorReport()
@@ -196,14 +203,14 @@ def kueue(w: Workload, first: bool) -> OperatorReport:
         return report
     meta = w.obj.get("metadata") if isinstance(w.obj.get("metadata"), dict) else {}
     labels = meta.get("labels") if isinstance(meta.get("labels"), dict) else {}
-    if "kueue.x-k8s.io/queue-name" not in labels and "kueue.x-k8s.io/pod-group-name" not in labels:
+    if KUEUE_QUEUE_LABEL not in labels and KUEUE_GROUP_LABEL not in labels:
         return report
     annotations = meta.get("annotations") if isinstance(meta.get("annotations"), dict) else {}
-    queue = labels.get("kueue.x-k8s.io/queue-name")
+    queue = labels.get(KUEUE_QUEUE_LABEL)
     if isinstance(queue, str):
         path = "metadata.labels[kueue.x-k8s.io/queue-name]"
         report.notes.append(Finding(path, Message(MSG_KUEUE, {"queue": queue}), KUEUE))
-    group = labels.get("kueue.x-k8s.io/pod-group-name")
+    group = labels.get(KUEUE_GROUP_LABEL)
     if isinstance(group, str):
         count = annotations.get("kueue.x-k8s.io/pod-group-total-count", "?")
         path = "metadata.labels[kueue.x-k8s.io/pod-group-name]"

@@ -1,0 +1,173 @@
+"""Pods that share a memo key share their report: the check with sharing says exactly what
+the check without it says, pod by pod, whatever differs between the pods."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from designer.k8s.check import check_texts
+from designer.k8s.check import manifests as check_manifests
+
+names = st.sampled_from(["web-1", "web-2", "Web", "a" * 254, "", "x\n", "web.2", "-x"])
+namespaces = st.sampled_from([None, "default", "team-a", "Team", "a" * 64, "", 5])
+label_values = st.sampled_from(["abc", "7d9f", "", "-bad", "a" * 64, "ok.1", 3, True, None])
+label_keys = st.sampled_from(
+    ["app", "pod-template-hash", "kueue.x-k8s.io/queue-name", "bad key", "x/y/z"]
+)
+images = st.sampled_from(["nginx:1", "nginx:2", "", " nginx", "nginx ", None, 7, True])
+quantities = st.sampled_from(["1", "500m", "1Gi", "128m", "-1", "x", 1, 0.5, None, float("nan")])
+container_names = st.sampled_from(["app", "side", "App", ""])
+
+
+shm_empty_dirs = st.sampled_from(
+    [
+        {"medium": "Memory"},
+        {"medium": "Memory", "sizeLimit": "1Gi"},
+        {"medium": "Memory", "sizeLimit": "64Gi"},
+        {},
+    ]
+)
+
+valid_names = st.sampled_from(["web-1", "web-2", "web.2"])
+valid_label_values = st.sampled_from(["abc", "7d9f", "", "ok.1"])
+valid_quantities = st.sampled_from(["1", "500m", "1Gi", "2Gi"])
+
+
+@st.composite
+def pods(draw: Any, valid: bool = False) -> dict[str, Any]:
+    """A pod with odd values anywhere; ``valid``: one the API server accepts."""
+    meta: dict[str, Any] = {"name": draw(valid_names if valid else names)}
+    if draw(st.booleans()):
+        meta["generateName"] = draw(
+            st.sampled_from(["web-", "Web-", "", "a" * 300][: 1 if valid else 4])
+        )
+    ns = draw(st.sampled_from(["default", "team-a"]) if valid else namespaces)
+    if ns is not None:
+        meta["namespace"] = ns
+    if draw(st.booleans()):
+        meta["labels"] = draw(
+            st.dictionaries(
+                st.sampled_from(["app", "pod-template-hash", "kueue.x-k8s.io/queue-name"])
+                if valid
+                else label_keys,
+                valid_label_values if valid else label_values,
+                max_size=3,
+            )
+        )
+    meta["uid"] = draw(st.sampled_from(["u1", "u2"]))
+    containers = []
+    for _ in range(draw(st.integers(1, 2))):
+        resources = {
+            part: draw(
+                st.dictionaries(
+                    st.sampled_from(["cpu", "memory"]),
+                    valid_quantities if valid else quantities,
+                    max_size=2,
+                )
+            )
+            for part in draw(st.sets(st.sampled_from(["requests", "limits"])))
+        }
+        container = {
+            "name": draw(st.just(f"c{len(containers)}") if valid else container_names),
+            "image": draw(st.sampled_from(["nginx:1", "nginx:2"]) if valid else images),
+        }
+        if resources:
+            container["resources"] = resources
+        containers.append(container)
+    spec: dict[str, Any] = {
+        "containers": containers,
+        "nodeName": draw(st.sampled_from(["n1", "n2"])),
+    }
+    if draw(st.booleans()):
+        # Advice reads memory-backed emptyDirs and the /dev/shm mount (issue 16).
+        spec["volumes"] = [
+            {"name": "kube-api-access-a1", "projected": {"sources": []}},
+            {"name": "dshm", "emptyDir": draw(shm_empty_dirs)},
+        ]
+        if draw(st.booleans()):
+            containers[0]["volumeMounts"] = [
+                {"name": "kube-api-access-a1", "mountPath": "/var/run/secrets/x"},
+                {"name": "dshm", "mountPath": "/dev/shm"},
+            ]
+    if draw(st.booleans()):
+        spec = dict(reversed(list(spec.items())))
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec}
+
+
+def check_without_sharing(monkeypatch: pytest.MonkeyPatch, text: str) -> dict[str, Any]:
+    with monkeypatch.context() as m:
+        m.setattr(check_manifests, "memo_key", lambda workload: None)
+        return check_texts([("dump", text)])
+
+
+@st.composite
+def replicas(draw: Any) -> list[dict[str, Any]]:
+    """Pods of one template that differ where pods of a ReplicaSet differ (and beyond: an
+    invalid name, label value, namespace or image in some of them)."""
+    base = draw(pods(valid=draw(st.booleans())))
+    out = []
+    for _ in range(draw(st.integers(2, 6))):
+        pod = json.loads(json.dumps(base))
+        meta = pod["metadata"]
+        field = draw(
+            st.sampled_from(
+                ["name", "generateName", "namespace", "labels", "image", "volume", "none"]
+            )
+        )
+        if field in ("name", "generateName"):
+            meta[field] = draw(names)
+        elif field == "namespace":
+            meta["namespace"] = draw(namespaces)
+        elif field == "labels":
+            meta.setdefault("labels", {})[draw(label_keys)] = draw(label_values)
+        elif field == "image":
+            pod["spec"]["containers"][0]["image"] = draw(images)
+        elif field == "volume" and pod["spec"].get("volumes"):
+            # Each pod's token volume has its own name; the /dev/shm volume may differ too.
+            pod["spec"]["volumes"][0]["name"] = draw(st.sampled_from(["kube-api-access-b2", "t"]))
+            pod["spec"]["volumes"][1]["emptyDir"] = draw(shm_empty_dirs)
+        out.append(pod)
+    return out
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    items=st.lists(pods(), min_size=1, max_size=3) | replicas(),
+    as_json=st.booleans(),
+)
+def test_sharing_reports_changes_nothing(
+    monkeypatch: pytest.MonkeyPatch, items: list[dict[str, Any]], as_json: bool
+) -> None:
+    dump = {"apiVersion": "v1", "kind": "List", "items": items}
+    text = json.dumps(dump) if as_json else json.dumps(dump, indent=2).replace("NaN", ".nan")
+    if not as_json:
+        # The same dump as YAML (JSON is YAML; .nan is YAML's NaN).
+        text = "# yaml\n" + text
+    shared = check_texts([("dump", text)])
+    alone = check_without_sharing(monkeypatch, text)
+    assert json.dumps(shared, sort_keys=True) == json.dumps(alone, sort_keys=True)
+
+
+def test_pods_that_differ_in_name_image_and_template_hash_share_one_report() -> None:
+    def pod(i: int) -> dict[str, Any]:
+        return {
+            "apiVersion": "v1",
+            "kind": "Pod",
+            "metadata": {
+                "name": f"web-{i}",
+                "uid": str(i),
+                "labels": {"app": "web", "pod-template-hash": f"h{i}"},
+            },
+            "spec": {"containers": [{"name": "app", "image": f"web:{i}"}], "nodeName": f"n{i}"},
+        }
+
+    from designer.k8s.check.memo import memo_key
+    from designer.k8s.manifest import load
+
+    workloads = load(json.dumps({"kind": "List", "items": [pod(i) for i in range(5)]}))[0]
+    assert len({memo_key(w) for w in workloads}) == 1
