@@ -160,8 +160,10 @@ json_values = st.recursive(
     | st.booleans()
     | st.integers(min_value=-(10**30), max_value=10**30)
     | st.text(alphabet="0123456789abc: ,[]", max_size=30),
-    lambda inner: st.lists(inner, max_size=4)
-    | st.dictionaries(st.text(alphabet="abc", min_size=1, max_size=3), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.text(alphabet="abc", min_size=1, max_size=3), inner, max_size=4)
+    ),
     max_leaves=12,
 )
 
