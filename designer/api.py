@@ -31,7 +31,6 @@ from designer.k8s.apiserver import (
     parse_kubernetes_version,
     pod_from_parts,
     pod_with_defaults,
-    version_notes,
 )
 from designer.k8s.check import DEFAULT_NAMESPACE, CheckResult, check_files, check_texts
 from designer.k8s.core import Pod, Quantity, name_is_dns_label
@@ -137,7 +136,19 @@ resource.k8s.io/v1 ResourceClaimTemplate before the pod, the answer's `claims` l
 pod's claims, and each app container's `gpus` is the count of the claim it uses.
 `kubernetesVersion` (`{", ".join(SUPPORTED_VERSIONS)}`; default `{DEFAULT_VERSION}`), next
 to the design's fields, answers for that release; it describes the cluster, not the pod, so
-it is not part of the design (nor of its share link). `versionNotes` say what it changes.
+it is not part of the design (the designer's address and share links keep it beside the
+design). `versionNotes` say what it changes.
+
+`namespacePolicy`, next to them too, is the namespace's LimitRanges and ResourceQuotas (the
+output of `kubectl get limitrange,resourcequota -n team -o yaml`, or the objects): the pod
+goes through them as the API server's admission would take it in, and the answer gains
+`namespace` (the design's, else the only one the objects name, else `default`),
+`admission` (`null` when no accepted policy is in that namespace; else `allowed`, `denials`
+with the plugin's exact message, the `defaulted` fields, the `kubernetes.io/limit-ranger`
+annotation, the admitted `qosClass` and `qosChange`, how many more such pods the quota
+`fits`), `policies` (an object the API server would refuse carries its message and is not
+applied), `policyNotes` and `policyErrors`. The top-level `qosClass` stays the class as
+written; the YAML is what you apply.
 
 **422** when the body is not a valid design (`detail` lists every problem with its
 location), including more than {MAX_RENDER_CONTAINERS} containers or a `base` the Pod
@@ -352,6 +363,11 @@ class CheckedObjectOut(Schema):
     notes: list[NoteOut]
 
 
+class PolicyNoteOut(Schema):
+    document: int | None = Field(description="0-based document index; null for the whole text")
+    message: str
+
+
 class ReadErrorOut(Schema):
     file: str
     document: int | None = Field(description="0-based document index; null for the whole body")
@@ -437,6 +453,32 @@ class RenderOut(Schema):
     )
     kubernetesVersion: str  # noqa: N815
     versionNotes: list[VersionNoteOut]  # noqa: N815
+    # Only with "namespacePolicy" in the request:
+    namespace: str | None = Field(
+        default=None,
+        description="with `namespacePolicy`: the namespace the pod is admitted in (the "
+        "design's `namespace`; else the only namespace the policy objects name; else default)",
+    )
+    admission: AdmissionOut | None = Field(
+        default=None,
+        description="with `namespacePolicy`: the pod after the namespace's LimitRanges and "
+        "ResourceQuotas, as each object of POST /analyze (`defaulted` fields are pod paths, "
+        "as in `errors`); null when no accepted policy is in the pod's namespace",
+    )
+    policies: list[PolicyOut] | None = Field(
+        default=None,
+        description="with `namespacePolicy`: every LimitRange and ResourceQuota it holds, "
+        "with `applied`, and the API server's message for one it would refuse",
+    )
+    policyNotes: list[PolicyNoteOut] | None = Field(  # noqa: N815
+        default=None,
+        description="with `namespacePolicy`: objects it holds that are not read (a "
+        "Deployment, a Pod that is not running)",
+    )
+    policyErrors: list[PolicyNoteOut] | None = Field(  # noqa: N815
+        default=None,
+        description="with `namespacePolicy`: documents that cannot be read",
+    )
 
 
 class KubeletIn(Schema):
@@ -730,29 +772,45 @@ def analyze(
 
 
 class RenderIn(Design):
-    """The body of /render: a design, plus the cluster's version next to its fields."""
+    """The body of /render: a design, plus the cluster (its version, its namespace's
+    policy) next to its fields."""
 
     kubernetesVersion: str | None = Field(  # noqa: N815
         default=None,
         description=f"one of {', '.join(SUPPORTED_VERSIONS)}; default {DEFAULT_VERSION}",
     )
+    namespacePolicy: str | dict[str, Any] | list[Any] | None = Field(  # noqa: N815
+        default=None,
+        description="the namespace's LimitRanges and ResourceQuotas, as `kubectl get "
+        "limitrange,resourcequota -n team -o yaml` prints them (YAML/JSON text, a `List` "
+        "object or a list of objects; running Pods count for a quota without status): the "
+        "answer then has `namespace`, `admission`, `policies`, `policyNotes`, `policyErrors`",
+    )
 
 
-def render_answer(design: Design, kubernetes_version: str | None = None) -> dict[str, Any]:
+def _policy_text(value: str | dict[str, Any] | list[Any] | None) -> str | None:
+    """``namespacePolicy`` as text: objects travel as JSON, a list as the List kubectl
+    prints."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        value = {"apiVersion": "v1", "kind": "List", "items": value}
+    return dumps_json(value).decode()
+
+
+def render_answer(
+    design: Design, kubernetes_version: str | None = None, namespace_policy: str | None = None
+) -> dict[str, Any]:
     """The render answer for a design; raises ValueError when its ``base`` cannot be a Pod
     or the version is not supported."""
     if len(design.containers) > MAX_RENDER_CONTAINERS:
         raise ValueError(f"A design has at most {MAX_RENDER_CONTAINERS} containers.")
     version = cluster_version(kubernetes_version)
     try:
-        rendered = render_design(design, version=version)
+        rendered = render_design(design, version=version, namespace_policy=namespace_policy)
     except DesignError as exc:
         raise ValueError(str(exc)) from exc
-    return {
-        **rendered.as_dict(),
-        "kubernetesVersion": version.version,
-        "versionNotes": [n.as_dict() for n in version_notes(rendered.pod, version)],
-    }
+    return rendered.as_dict()
 
 
 @api.post(
@@ -769,11 +827,16 @@ def render_endpoint(request: HttpRequest, design: RenderIn) -> Any:
     # The design proper, without the request's own field (fields are models already).
     plain = Design.model_validate({name: getattr(design, name) for name in Design.model_fields})
     try:
-        return render_answer(plain, design.kubernetesVersion)
+        answer = render_answer(
+            plain, design.kubernetesVersion, _policy_text(design.namespacePolicy)
+        )
     except ValueError as exc:
         return Status(
             422, {"detail": [{"loc": ["body", "design"], "msg": str(exc), "type": "value_error"}]}
         )
+    # The engine's dict as is (as /analyze): the namespace keys are there only when a
+    # namespacePolicy was sent, rather than null (which would read as "no policy applies").
+    return HttpResponse(dumps_json(answer), content_type="application/json; charset=utf-8")
 
 
 def _first_workload(text: str) -> Workload:

@@ -11,6 +11,7 @@ import base64
 import json
 import re
 import zlib
+from dataclasses import dataclass
 from typing import Any, get_args
 
 from django import forms
@@ -20,6 +21,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from pydantic import BaseModel, ValidationError
 
+from designer.k8s.apiserver import DEFAULT_VERSION, SUPPORTED_VERSIONS
 from designer.k8s.design import (
     COMMON_SELECTORS,
     DRA_CHOICES,
@@ -1026,6 +1028,103 @@ def field_label(key: str) -> Any:
     fields = ContainerForm.base_fields if match else PodForm.base_fields
     field = fields.get(match.group(2) if match else key)
     return field.label if field is not None else key
+
+
+# --- the cluster: the Kubernetes version and the namespace's policy ---------------------------
+
+# The pasted policy travels in the query string like the rest of the page (a share link
+# keeps it in the database): kubectl's own output of a namespace's LimitRanges and quotas is
+# a few KB. Servers cap a request line (gunicorn: 8190 bytes with `make serve`).
+MAX_POLICY_CHARS = 50_000
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """What the page answers for besides the design: the cluster's Kubernetes release and
+    its namespace's LimitRanges/ResourceQuotas (pasted text). It describes the cluster, not
+    the pod, so it is not part of the Design: the address and share links carry it beside."""
+
+    kubernetes_version: str = DEFAULT_VERSION
+    namespace_policy: str = ""
+
+    @property
+    def has_policy(self) -> bool:
+        return bool(self.namespace_policy.strip())
+
+
+class ClusterForm(LiveForm):
+    kubernetes_version = forms.ChoiceField(
+        label=_("Kubernetes version"),
+        choices=[(v, v) for v in reversed(SUPPORTED_VERSIONS)],
+        initial=DEFAULT_VERSION,
+        required=False,
+        help_text=_("Answers follow the API server and kubelet of this release."),
+    )
+    namespace_policy = forms.CharField(
+        label=_("LimitRanges and ResourceQuotas of the namespace"),
+        required=False,
+        strip=False,  # YAML: the first line's indentation is part of the text
+        max_length=MAX_POLICY_CHARS,
+        widget=forms.Textarea(
+            attrs={
+                "rows": 6,
+                "spellcheck": "false",
+                "autocomplete": "off",
+                "placeholder": "kubectl get limitrange,resourcequota -n team -o yaml",
+            }
+        ),
+        help_text=_(
+            "Paste them (YAML or JSON, Lists included): the results show the pod as the "
+            "namespace's admission lets it in. They apply in the pod's namespace; objects "
+            "that name none are in it."
+        ),
+    )
+
+    def clean_kubernetes_version(self) -> str:
+        return self.cleaned_data["kubernetes_version"] or DEFAULT_VERSION
+
+
+def cluster_initial(cluster: Cluster) -> dict[str, str]:
+    return {
+        "kubernetes_version": cluster.kubernetes_version,
+        "namespace_policy": cluster.namespace_policy,
+    }
+
+
+def cluster_query(cluster: Cluster) -> dict[str, str]:
+    """The cluster as GET parameters, after the design's: the version always (a link keeps
+    the release it was made for), the policy when there is one."""
+    query = {"kubernetes_version": cluster.kubernetes_version}
+    if cluster.has_policy:
+        query["namespace_policy"] = cluster.namespace_policy
+    return query
+
+
+def page_query(design: Design, cluster: Cluster) -> dict[str, str]:
+    """The whole page as GET parameters: what the address bar holds and the form submits."""
+    return {**design_query(design), **cluster_query(cluster)}
+
+
+def cluster_from_forms(form: ClusterForm) -> Cluster:
+    """The cluster of a bound form; a field with an error (the form says which) takes its
+    default, so the page still answers."""
+    form.is_valid()
+    cleaned = form.cleaned_data
+    return Cluster(
+        cleaned.get("kubernetes_version") or DEFAULT_VERSION,
+        cleaned.get("namespace_policy") or "",
+    )
+
+
+def cluster_from_query(data: QueryDict) -> Cluster | None:
+    """The cluster of a query without building the form (the live update's fast path); None
+    when the form must say what is wrong. Exactly ``cluster_from_forms(ClusterForm(data))``
+    otherwise."""
+    try:
+        cleaned = _clean_form(ClusterForm, data, "")
+    except _Fallback:
+        return None
+    return Cluster(cleaned["kubernetes_version"], cleaned["namespace_policy"])
 
 
 # Engine resource names → container form fields (request, limit).

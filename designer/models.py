@@ -6,7 +6,7 @@ import hashlib
 import json
 import re
 
-from django.db import models
+from django.db import models, transaction
 from pydantic import ValidationError
 
 from designer.k8s.design import Design
@@ -70,3 +70,62 @@ class StoredAnalysis(models.Model):
 
     def __str__(self) -> str:
         return self.id
+
+
+class SharedCluster(models.Model):
+    """A share link for a design *and* the cluster it was made for (issue #12): the
+    Kubernetes version and the pasted namespace policy. They describe the cluster, not the
+    pod, so they stay out of the Design and its stored JSON; the design itself is a
+    SharedDesign row, stored and read through SharedDesign's own methods. A link whose id is
+    not here is a plain SharedDesign link (every link made before) and opens with the
+    defaults."""
+
+    id = models.CharField(primary_key=True, max_length=12)
+    design = models.ForeignKey(SharedDesign, on_delete=models.CASCADE, related_name="+")
+    kubernetes_version = models.CharField(max_length=10)
+    namespace_policy = models.TextField(blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.id
+
+    @staticmethod
+    def page_id(design_id: str, kubernetes_version: str, namespace_policy: str) -> str:
+        # Another hash input than SharedDesign.design_id's ("cluster" first), so the two
+        # kinds of ids do not meet; the same page always gets the same id.
+        content = "\0".join(("cluster", design_id, kubernetes_version, namespace_policy))
+        return hashlib.sha256(content.encode()).hexdigest()[:12]
+
+    @classmethod
+    def save_page(cls, design: Design, kubernetes_version: str, namespace_policy: str) -> str:
+        """Store the design with its cluster (both rows or neither); the share id. Raises
+        DatabaseError when the database refuses the write."""
+        with transaction.atomic():
+            shared = SharedDesign.save_design(design)
+            page, _created = cls.objects.get_or_create(
+                id=cls.page_id(shared.id, kubernetes_version, namespace_policy),
+                defaults={
+                    "design": shared,
+                    "kubernetes_version": kubernetes_version,
+                    "namespace_policy": namespace_policy,
+                },
+            )
+        return page.id
+
+    @classmethod
+    def load_page(cls, share_id: str) -> tuple[Design, dict[str, str]] | None:
+        """The design of a share link and its cluster's values (``kubernetes_version``,
+        ``namespace_policy``; none for a plain design link), or None for an unknown id."""
+        if not SHARE_ID.match(share_id):
+            return None
+        page = cls.objects.filter(id=share_id).first()
+        if page is None:
+            design = SharedDesign.load_design(share_id)
+            return (design, {}) if design is not None else None
+        design = SharedDesign.load_design(page.design_id)
+        if design is None:
+            return None
+        return design, {
+            "kubernetes_version": page.kubernetes_version,
+            "namespace_policy": page.namespace_policy,
+        }

@@ -19,17 +19,21 @@ from django.utils.translation import gettext, gettext_lazy
 from designer.forms import (
     ALTERNATIVE_FIELDS,
     AlternativeForm,
+    Cluster,
+    ClusterForm,
     ContainerForm,
     PodForm,
     alternative_rows,
-    design_query,
+    cluster_initial,
     field_for_choice,
     field_for_path,
     field_label,
     format_pairs,
+    page_query,
     touched_text,
 )
 from designer.i18n import translate
+from designer.k8s.apiserver import cluster_version
 from designer.k8s.core import Message, format_resources
 from designer.k8s.design import (
     ADD_ALTERNATIVE,
@@ -77,6 +81,8 @@ class Results:
     # Optional PodForm fields to show when the forms could not make a design (the engine
     # cannot say which apply): those of the section the form says is chosen, as typed.
     kept_fields: frozenset[str] = frozenset()
+    # The Kubernetes version and namespace policy the answers are for (issue #12).
+    cluster: Cluster = field(default_factory=Cluster)
 
     @property
     def plan(self) -> Any:
@@ -107,16 +113,24 @@ def design_results(
     touched: frozenset[str] = frozenset(),
     was: str = "",
     problem: Message | None = None,
+    cluster: Cluster | None = None,
+    cluster_form: ClusterForm | None = None,
 ) -> Results:
     """Run the engine once on a design (after a button's ``action``; ``changed``,
     ``touched``, ``was``: see design.apply_action) and place its messages beside the form
     fields (and the forms' own errors, when there are forms: the live update's fast path has
     none, see forms.design_from_query). ``problem`` is a message for the whole pod (e.g. an
-    unknown workload type in a deep link)."""
+    unknown workload type in a deep link). ``cluster`` is the Kubernetes version and
+    namespace policy to answer for (default: the newest, none)."""
     slots: dict[str, list[FieldMessage]] = {}
+    cluster = cluster or Cluster()
 
     def add(slot: str, message: FieldMessage) -> None:
         slots.setdefault(slot, []).append(message)
+
+    for name, errors in cluster_form.errors.items() if cluster_form is not None else ():
+        for text in errors:
+            add(slot_id(None, name), FieldMessage("error", text))
 
     if problem is not None:
         add("err-pod", FieldMessage("error", translate(problem)))
@@ -139,13 +153,23 @@ def design_results(
             form_invalid=True,
             touched=touched,
             kept_fields=_kept(pod_form),
+            cluster=cluster,
         )
 
     try:
-        rendered = render_design(design, action, changed, touched=touched, was=was)
+        rendered = render_design(
+            design,
+            action,
+            changed,
+            touched=touched,
+            was=was,
+            version=cluster_version(cluster.kubernetes_version),
+            # Read once per request, and only when there is one.
+            namespace_policy=cluster.namespace_policy if cluster.has_policy else None,
+        )
     except DesignError as exc:
         add("err-pod", FieldMessage("error", translate(exc.message)))
-        return Results(None, None, slots=slots, form_invalid=True, touched=touched)
+        return Results(None, None, slots=slots, form_invalid=True, cluster=cluster, touched=touched)
     design = rendered.design
     report = rendered.report
     for err in report.errors:
@@ -192,14 +216,33 @@ def design_results(
         add(slot_id(None, field_for_choice(key)), FieldMessage("hint", translate(message)))
     for hint in rendered.hints:
         add(slot_id(hint.container, hint.field), FieldMessage(hint.level, translate(hint.message)))
+    _namespace_slots(rendered, add)
     return Results(
         design,
         report,
         yaml=rendered.yaml,
         slots=slots,
         rendered=rendered,
+        cluster=cluster,
         touched=rendered.touched,
     )
+
+
+def _namespace_slots(rendered: Rendered, add: Any) -> None:
+    """The namespace policy's messages: beside the panel, what the API server says of the
+    pasted objects (an invalid LimitRange, word for word) and what cannot be read; beside
+    each field LimitRanger fills, the value it sets."""
+    ns = rendered.namespace
+    if ns is None:
+        return
+    panel = slot_id(None, "namespace_policy")
+    for report in ns.invalid:
+        add(panel, FieldMessage("error", report.policy.message or "", api=True))
+    for level, message in ns.panel_notes():
+        add(panel, FieldMessage(level, translate(message)))
+    for path, resource, message in ns.field_notes():
+        index, name = field_for_path(rendered.design, path, resource)
+        add(slot_id(index, name), FieldMessage("hint", translate(message)))
 
 
 # A DRA claim's choice keys (design/dra.py) that are not one form field each: a typed
@@ -297,6 +340,7 @@ def _all_slot_ids(containers: int, results: Results) -> list[dict]:
     field that is not shown goes to the pod's slot."""
     shown = shown_pod_fields(results)
     ids = ["err-pod"] + [f"err-id_{name}" for name in PodForm.base_fields if name in shown]
+    ids += [f"err-id_{name}" for name in ClusterForm.base_fields]
     if "gpu_first_available" in shown and results.design is not None:
         ids += [
             f"err-id_gpu_first_available-{i}-{name}"
@@ -320,14 +364,85 @@ def _messages(messages: Any) -> list[str]:
     return [translate(m) for m in messages or ()]
 
 
-def _qos_context(report: PodReport | None) -> dict[str, Any]:
-    """The QoS class's reasons and eviction priority, translated."""
-    qos = report.qos if report else None
+def _qos_context(results: Results) -> dict[str, Any]:
+    """The QoS class the node gives the pod (after admission, when a namespace policy
+    applies), its reasons and eviction priority, translated."""
+    report = results.report
+    ns = results.rendered.namespace if results.rendered else None
+    qos = ns.qos if ns and ns.admission else report.qos if report else None
+    context: dict[str, Any] = {"qos_class": qos.qos_class if qos else None, "qos_result": qos}
     if qos is None:
-        return {}
+        return context
     return {
+        **context,
         "qos_reasons": [translate(r.message) for r in qos.reasons],
         "eviction_priority": translate(qos.eviction_priority),
+    }
+
+
+def _namespace_context(results: Results) -> dict[str, Any]:
+    """The Namespace admission card: the written and the admitted class, the denials (the
+    API server's words), the fields LimitRanger set, its annotation and the quota's room."""
+    ns = results.rendered.namespace if results.rendered else None
+    if ns is None:
+        return {"ns_view": None}
+    view: dict[str, Any] = {
+        "namespace": ns.namespace,
+        "policies": [
+            {
+                "ref": r.policy.ref,
+                "namespace": r.policy.namespace,
+                "applied": r.policy.ok and r.policy.namespace == ns.namespace,
+                "invalid": not r.policy.ok,
+                "used_from": r.used_from,
+            }
+            for r in ns.policies
+        ],
+        "admission": None,
+    }
+    a = ns.admission
+    if a is not None:
+        why = a.explanation()
+        view["admission"] = {
+            "allowed": a.allowed,
+            "written": a.written_qos,
+            "admitted": a.qos_class,
+            "change": translate(why) if why else "",
+            "denials": [
+                {
+                    "plugin": d.plugin,
+                    "object": d.source,
+                    "text": text or d.message,
+                    "replica": d.replica,
+                }
+                for d, text in zip(a.denials, a.api_server_messages(), strict=True)
+            ],
+            "defaulted": [
+                {"field": f"spec.{d.field}", "value": d.value, "from": d.source}
+                for d in a.defaulted
+            ],
+            "annotations": sorted(a.annotations.items()),
+            "quota": a.quota,
+        }
+    return {"ns_view": view}
+
+
+def _advice(results: Results) -> list[Any]:
+    """The advice for the pod that runs: the admitted one when a namespace policy applies."""
+    ns = results.rendered.namespace if results.rendered else None
+    if ns is not None and ns.admission is not None:
+        return ns.advice
+    return results.report.advice if results.report else []
+
+
+def _version_context(results: Results) -> dict[str, Any]:
+    rendered = results.rendered
+    return {
+        "kubernetes_version": results.cluster.kubernetes_version,
+        "version_notes": [
+            {"field": n.field, "text": translate(n.message), "source": n.as_dict()["source"]}
+            for n in (rendered.version_notes if rendered else ())
+        ],
     }
 
 
@@ -371,9 +486,9 @@ def _plan_context(results: Results) -> dict[str, Any]:
 
 # --- the DRA claim (issue 13) --------------------------------------------------------------
 
-# What a download needs of a design is all but the pasted node objects (which can make its
-# URL longer than servers accept, and do not change the YAML).
-_NOT_FOR_DOWNLOAD = ("node_manifest", "node_resource_slices")
+# What a download needs of a design is all but the pasted node objects and namespace policy
+# (which can make its URL longer than servers accept, and do not change the YAML).
+_NOT_FOR_DOWNLOAD = ("node_manifest", "node_resource_slices", "namespace_policy")
 
 
 def _claims_context(results: Results) -> dict[str, Any]:
@@ -444,13 +559,17 @@ def _claims_fit_context(results: Results) -> dict[str, Any]:
     }
 
 
-def _resource_rows(report: PodReport | None) -> list[tuple[str, str, str]]:
-    """The scheduler's sums; a resource with a value that cannot be read says so in its
-    column (it is left out of the sum, which is therefore unknown)."""
+def _resource_rows(results: Results) -> list[tuple[str, str, str]]:
+    """What the scheduler sees: the admitted pod's sums when a namespace policy applies. A
+    resource with a value that cannot be read says so in its column (it is left out of the
+    sum, which is therefore unknown)."""
+    report = results.report
     if report is None:
         return []
-    requests = format_resources(report.requests)
-    limits = format_resources(report.limits)
+    ns = results.rendered.namespace if results.rendered else None
+    admitted = ns.admission if ns else None
+    requests = format_resources(admitted.requests if admitted else report.requests)
+    limits = format_resources(admitted.limits if admitted else report.limits)
     unknown = gettext("unknown") if report.unreadable else ""
     for u in report.unreadable:
         # A request defaults to its limit: an unreadable limit leaves the request unknown
@@ -468,13 +587,9 @@ ADD_ACTIONS = (
 )
 
 
-def page_query(design: Design, touched: frozenset[str] = frozenset()) -> str:
-    """The address bar's query: the design, and the fields the user edited (so a reload keeps
-    them from the next preset)."""
-    return _with_touched(urlencode(design_query(design)), touched)
-
-
-def _with_touched(query: str, touched: frozenset[str]) -> str:
+def with_touched(query: str, touched: frozenset[str]) -> str:
+    """The address bar's query: the page's, and the fields the user edited (so a reload
+    keeps them from the next preset)."""
     return f"{query}&{urlencode({'touched': touched_text(touched)})}" if touched else query
 
 
@@ -502,23 +617,25 @@ def results_context(results: Results, *, oob: bool, containers: int | None = Non
     rendered = results.rendered
     count = len(design.containers) if containers is None and design else containers or 0
     slots = _all_slot_ids(count, results)
-    query = design_query(design) if design else {}
+    query = page_query(design, results.cluster) if design else {}
     claim_lines = rendered.claim_explanation if rendered else ()
     share_query = urlencode(query)
     return {
         "results": results,
         "report": results.report,
-        "query": _with_touched(share_query, results.touched) if design else "",
+        "query": with_touched(share_query, results.touched) if design else "",
         "share_query": share_query,
         "download_query": urlencode({k: v for k, v in query.items() if k not in _NOT_FOR_DOWNLOAD}),
         "error_count": results.error_count,
         "size_choices": SIZE_CHOICES,
         "size_value": design.size if design else "",
         "legends": _legends(design) if count == len(design.containers if design else []) else [],
-        "resource_rows": _resource_rows(results.report),
+        "resource_rows": _resource_rows(results),
         **_plan_context(results),
         **_claims_context(results),
         **_claims_fit_context(results),
+        **_namespace_context(results),
+        **_version_context(results),
         "export_kind": rendered.kind if rendered else "",
         # The claims' own lines are shown with the claims.
         "export_lines": [
@@ -528,15 +645,22 @@ def results_context(results: Results, *, oob: bool, containers: int | None = Non
         else [],
         "advice": [
             {"message": translate(a.message), "reason": translate(a.reason)}
-            for a in (results.report.advice if results.report else [])
+            for a in _advice(results)
         ],
-        **_qos_context(results.report),
+        **_qos_context(results),
         "oob": oob,
         "all_slots": slots,
     }
 
 
-def designer_context(pod_form: PodForm, formset: Any, results: Results, *, oob: bool) -> dict:
+def designer_context(
+    pod_form: PodForm,
+    formset: Any,
+    results: Results,
+    *,
+    oob: bool,
+    cluster_form: ClusterForm | None = None,
+) -> dict:
     """The whole designer's context: the forms (bound, or initialised from a design) and the
     engine's results."""
     design = results.design
@@ -552,6 +676,7 @@ def designer_context(pod_form: PodForm, formset: Any, results: Results, *, oob: 
         **results_context(results, oob=oob, containers=len(container_forms)),
         "pod_form": pod_form,
         "formset": formset,
+        "cluster_form": cluster_form or ClusterForm(initial=cluster_initial(results.cluster)),
         "containers": [
             {
                 "form": f,

@@ -18,24 +18,28 @@ from django_htmx.http import replace_url
 from django_htmx.middleware import HtmxDetails
 
 from designer.forms import (
+    Cluster,
+    ClusterForm,
     ContainerFormSet,
     PodForm,
+    cluster_from_forms,
+    cluster_from_query,
     design_from_forms,
     design_from_query,
     design_initial,
-    design_query,
+    page_query,
     touched_keys,
     touched_text,
 )
 from designer.k8s.core import Message
 from designer.k8s.design import Design, UnknownWorkloadType, preset_design
-from designer.models import SharedDesign
+from designer.models import SharedCluster
 from designer.presenter import (
     Results,
     design_results,
     designer_context,
-    page_query,
     results_context,
+    with_touched,
 )
 
 log = logging.getLogger("designer.views")
@@ -51,14 +55,24 @@ def _bind(data: QueryDict) -> tuple[PodForm, Any, Design | None]:
     return pod_form, formset, design_from_forms(pod_form, formset)
 
 
+def _bind_cluster(data: QueryDict | dict[str, str]) -> tuple[ClusterForm | None, Cluster]:
+    """The Kubernetes version and namespace policy of a query (None and the defaults when
+    it names neither)."""
+    if not any(name in data for name in ClusterForm.base_fields):
+        return None, Cluster()
+    form = ClusterForm(data)
+    return form, cluster_from_forms(form)
+
+
 def _unbound(design: Design, touched: frozenset[str] = frozenset()) -> tuple[PodForm, Any]:
     pod_initial, containers = design_initial(design)
     pod_initial["touched"] = touched_text(touched)
     return PodForm(initial=pod_initial), ContainerFormSet(initial=containers, prefix="c")
 
 
-def _design_url(design: Design, touched: frozenset[str] = frozenset()) -> str:
-    return f"{reverse('index')}?{page_query(design, touched)}"
+def _design_url(design: Design, cluster: Cluster, touched: frozenset[str] = frozenset()) -> str:
+    query = with_touched(urlencode(page_query(design, cluster)), touched)
+    return f"{reverse('index')}?{query}"
 
 
 @require_http_methods(["GET", "HEAD"])
@@ -67,6 +81,7 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
     """The designer. The query string holds the whole design, so every URL is shareable."""
     data = request.GET
     action = data.get("action", "")
+    # The fields the user edited (issue 16): a preset leaves them alone.
     touched = touched_keys(data.get("touched", ""))
     # A full design carries the formset's management fields; a bare "?workload=inference"
     # (a deep link to a workload type) starts from that type's preset.
@@ -75,9 +90,13 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
             # A live update (a typed value): read the design straight from the query; only
             # a query the forms must explain takes the forms' way below.
             design = design_from_query(data)
-            if design is not None:
-                return _render_results(request, design_results(design, touched=touched))
+            cluster = cluster_from_query(data)
+            if design is not None and cluster is not None:
+                return _render_results(
+                    request, design_results(design, cluster=cluster, touched=touched)
+                )
         pod_form, formset, design = _bind(data)
+        cluster_form, cluster = _bind_cluster(data)
         results = design_results(
             design,
             pod_form,
@@ -86,16 +105,18 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
             changed=data.get("changed", ""),
             touched=touched,
             was=data.get("was", ""),
+            cluster=cluster,
+            cluster_form=cluster_form,
         )
         if action and results.design is not None:
             if not request.htmx:
                 # Without JavaScript, a button click lands on the canonical URL so a
                 # reload does not repeat it.
-                return redirect(_design_url(results.design, results.touched))
+                return redirect(_design_url(results.design, cluster, results.touched))
             # The action changed the design: the form shows the new one (a valid form had
             # no form errors, so the results stand as they are).
             pod_form, formset = _unbound(results.design, results.touched)
-        return _render_designer(request, pod_form, formset, results)
+        return _render_designer(request, pod_form, formset, results, cluster_form)
     problem: Message | None = None
     try:
         design = preset_design(
@@ -105,9 +126,11 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
         problem = exc.message
         design = preset_design("training")
     pod_form, formset = _unbound(design)
-    return _render_designer(
-        request, pod_form, formset, design_results(design, pod_form, formset, problem=problem)
+    cluster_form, cluster = _bind_cluster(data)
+    results = design_results(
+        design, pod_form, formset, problem=problem, cluster=cluster, cluster_form=cluster_form
     )
+    return _render_designer(request, pod_form, formset, results, cluster_form)
 
 
 def _render_results(request: HtmxHttpRequest, results: Results) -> HttpResponse:
@@ -118,10 +141,16 @@ def _render_results(request: HtmxHttpRequest, results: Results) -> HttpResponse:
 
 
 def _render_designer(
-    request: HtmxHttpRequest, pod_form: PodForm, formset: Any, results: Results
+    request: HtmxHttpRequest,
+    pod_form: PodForm,
+    formset: Any,
+    results: Results,
+    cluster_form: ClusterForm | None = None,
 ) -> HttpResponse:
     target = request.htmx.target if request.htmx else None
-    context = designer_context(pod_form, formset, results, oob=target == "results")
+    context = designer_context(
+        pod_form, formset, results, oob=target == "results", cluster_form=cluster_form
+    )
     template = "designer/index.html"
     if request.htmx:
         template += "#results" if target == "results" else "#designer"
@@ -135,7 +164,8 @@ def _render_designer(
 def export_yaml(request: HttpRequest) -> HttpResponse:
     """The preview's YAML as a download; refused (409) while the design has errors."""
     pod_form, formset, design = _bind(request.GET)
-    results = design_results(design, pod_form, formset)
+    cluster_form, cluster = _bind_cluster(request.GET)
+    results = design_results(design, pod_form, formset, cluster=cluster, cluster_form=cluster_form)
     if not results.downloadable or results.design is None:
         return HttpResponse(
             _("The design has errors; fix them before downloading the YAML."),
@@ -156,8 +186,11 @@ def share(request: HtmxHttpRequest) -> HttpResponse:
     pod_form, formset, design = _bind(data)
     if design is None:
         return _share_failed(request, _("The design has form errors; fix them to share it."), 400)
+    _cluster_form, cluster = _bind_cluster(data)
     try:
-        shared = SharedDesign.save_design(design)
+        share_id = SharedCluster.save_page(
+            design, cluster.kubernetes_version, cluster.namespace_policy
+        )
     except DatabaseError:
         log.exception("a share link could not be stored")
         message = _(
@@ -165,8 +198,8 @@ def share(request: HtmxHttpRequest) -> HttpResponse:
             "full or read-only). Your design is not lost: it is in this page’s address, "
             "which you can copy and share instead."
         )
-        return _share_failed(request, message, 503, urlencode(design_query(design)))
-    path = reverse("shared-design", args=[shared.id])
+        return _share_failed(request, message, 503, urlencode(page_query(design, cluster)))
+    path = reverse("shared-design", args=[share_id])
     if request.htmx:
         url = request.build_absolute_uri(path)
         return render(request, "designer/index.html#share-link", {"share_url": url})
@@ -189,8 +222,11 @@ def _share_failed(
 @require_http_methods(["GET", "HEAD"])
 @vary_on_headers("HX-Request", "HX-Target")
 def shared_design(request: HtmxHttpRequest, share_id: str) -> HttpResponse:
-    design = SharedDesign.load_design(share_id)
-    if design is None:
+    page = SharedCluster.load_page(share_id)
+    if page is None:
         raise Http404(_("No shared design has this link. It may have been mistyped."))
+    design, cluster_values = page
     pod_form, formset = _unbound(design)
-    return _render_designer(request, pod_form, formset, design_results(design, pod_form, formset))
+    cluster_form, cluster = _bind_cluster(cluster_values)
+    results = design_results(design, pod_form, formset, cluster=cluster, cluster_form=cluster_form)
+    return _render_designer(request, pod_form, formset, results, cluster_form)

@@ -427,3 +427,41 @@ def test_an_invalid_limit_range_is_reported_and_exits_1() -> None:
         'not applied: LimitRange "defaults" is invalid: spec.limits[0].default[cpu]'
         in result.stdout
     )
+
+
+def test_jobs_change_nothing_in_the_report_and_json_is_the_api_document(tmp_path: Path) -> None:
+    """--jobs N spreads slices of a dump over processes: the same bytes as --jobs 1, and
+    the same document as POST /api/v1/analyze's check_texts, written as it comes."""
+    import random
+
+    import orjson
+
+    from designer.k8s.check import check_texts
+    from designer.k8s.manifest import dump_yaml
+
+    rnd = random.Random(5)
+    items = [
+        yaml.safe_load(rnd.choice([GOOD, BAD]).replace("trainer", f"p-{i}")) for i in range(4500)
+    ]
+    dump = {"apiVersion": "v1", "items": items, "kind": "List", "metadata": {}}
+    paths = []
+    for name, text in (("dump.yaml", dump_yaml(dump)), ("dump.json", json.dumps(dump, indent=4))):
+        paths.append(tmp_path / name)
+        paths[-1].write_text(text)
+    (tmp_path / "pod.yaml").write_text(GOOD)
+    paths.append(tmp_path / "pod.yaml")
+    files = [str(p) for p in paths]
+    one = podspec("--format", "json", "--jobs", "1", *files)
+    two = podspec("--format", "json", "--jobs", "2", *files)
+    assert one.returncode == two.returncode == 1
+    assert one.stdout == two.stdout
+    expected = check_texts([(f, Path(f).read_bytes()) for f in files])
+    assert one.stdout == orjson.dumps(expected, option=orjson.OPT_INDENT_2).decode() + "\n"
+    text_one = podspec("--jobs", "1", *files)
+    text_two = podspec("--jobs", "2", *files)
+    assert text_one.stdout == text_two.stdout
+    assert text_one.stdout.count("QoS") == 2 * 4500 + 1
+    from designer.management.commands.podspec import format_text
+
+    assert text_one.stdout == format_text(expected) + "\n"
+    assert podspec("--jobs", "0", files[-1]).returncode == 2

@@ -144,3 +144,19 @@ def test_pods_of_one_template_share_advice_only_when_their_memory_volumes_agree(
     first, second = check_texts([("p.yaml", pod + "---\n" + other)])["objects"]
     assert "memory-emptydir-without-size-limit" in [a["code"] for a in first["advice"]]
     assert "memory-emptydir-without-size-limit" not in [a["code"] for a in second["advice"]]
+
+
+def test_templates_of_kinds_opened_as_other_workload_types_do_not_share_advice() -> None:
+    template = (
+        "  template:\n    spec:\n      containers:\n      - name: main\n        image: x\n"
+        "        resources: {requests: {cpu: '1'}}\n"
+    )
+    text = (
+        "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: r}\nspec:\n"
+        + template
+        + "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n"
+        + template
+    )
+    replica_set, deployment = check_texts([("f.yaml", text)])["objects"]
+    assert "inference-requests-differ" not in [a["code"] for a in replica_set["advice"]]
+    assert "inference-requests-differ" in [a["code"] for a in deployment["advice"]]

@@ -568,12 +568,15 @@ def test_fuzz_render_never_answers_500(client: Client, body) -> None:
 def test_design_model_is_the_request_schema(client: Client) -> None:
     """The render endpoint's body is the Design model itself (the designer form's and the
     share links' model): every field of it, by name, in the OpenAPI document, plus the
-    request's own kubernetesVersion (the cluster's, not part of the design)."""
+    request's own kubernetesVersion and namespacePolicy (the cluster's, not the design's)."""
     spec = client.get("/api/v1/openapi.json").json()
     body = spec["paths"]["/api/v1/render"]["post"]["requestBody"]["content"]["application/json"]
     ref = body["schema"]["$ref"].rsplit("/", 1)[-1]
     schema = spec["components"]["schemas"][ref]
-    assert set(schema["properties"]) == set(Design.model_fields) | {"kubernetesVersion"}
+    assert set(schema["properties"]) == set(Design.model_fields) | {
+        "kubernetesVersion",
+        "namespacePolicy",
+    }
 
 
 def test_render_fills_what_a_design_omits_from_the_workload_preset(client: Client) -> None:

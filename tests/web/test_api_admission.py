@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
+import yaml
 from django.test import Client
 
-from designer.api import CheckResultOut
+from designer.api import CheckResultOut, RenderOut
 from designer.k8s.check import check_texts
 from designer.k8s.design import preset_design
 
@@ -111,3 +112,75 @@ def test_the_docs_describe_the_query_parameters(client: Client) -> None:
     description = spec["paths"]["/api/v1/analyze"]["post"]["description"]
     assert "kubernetesVersion" in description and "namespace" in description
     assert "admission" in description
+
+
+BEST_EFFORT = {
+    "workload": "training",
+    "name": "trainer",
+    "containers": [{"name": "main", "image": "pytorch/pytorch"}],
+}
+TEAM_DEFAULTS = MANIFEST.split("---")[0].replace(
+    "name: defaults}", "name: defaults, namespace: team}"
+)
+
+
+def render(client: Client, body: dict):
+    return client.post("/api/v1/render", data=json.dumps(body), content_type="application/json")
+
+
+def test_render_takes_a_namespace_policy_next_to_the_design(client: Client) -> None:
+    response = render(client, {**BEST_EFFORT, "namespacePolicy": TEAM_DEFAULTS})
+    assert response.status_code == 200
+    body = response.json()
+    RenderOut.model_validate(body)
+    assert body["qosClass"] == "BestEffort"  # as written
+    assert body["namespace"] == "team"
+    admission = body["admission"]
+    # Only default limits: LimitRanger sets the requests to them too.
+    assert admission["qosClass"] == "Guaranteed"
+    assert admission["qosChange"] == (
+        "written as BestEffort; admitted as Guaranteed because LimitRange/defaults sets cpu "
+        "and memory"
+    )
+    assert {d["field"] for d in admission["defaulted"]} >= {
+        "spec.containers[0].resources.limits[cpu]"
+    }
+    assert [p["applied"] for p in body["policies"]] == [True]
+    assert body["policyNotes"] == body["policyErrors"] == []
+
+
+def test_render_takes_the_policy_as_objects_too_and_answers_the_same(client: Client) -> None:
+    obj = yaml.safe_load(TEAM_DEFAULTS)
+    as_text = render(client, {**BEST_EFFORT, "namespacePolicy": TEAM_DEFAULTS}).json()
+    for value in (obj, [obj], {"kind": "List", "apiVersion": "v1", "items": [obj]}):
+        answer = render(client, {**BEST_EFFORT, "namespacePolicy": value}).json()
+        assert answer["admission"] == as_text["admission"]
+
+
+def test_render_without_a_policy_has_no_namespace_keys(client: Client) -> None:
+    body = render(client, BEST_EFFORT).json()
+    assert not {"namespace", "admission", "policies", "policyNotes"} & set(body)
+
+
+def test_render_reports_an_invalid_policy_as_the_api_server_and_applies_nothing(
+    client: Client,
+) -> None:
+    bad = (
+        "kind: LimitRange\nmetadata: {name: bad}\nspec:\n  limits:\n  - type: Pod\n"
+        "    default: {cpu: 1}\n"
+    )
+    body = render(client, {**BEST_EFFORT, "namespacePolicy": bad}).json()
+    assert body["admission"] is None
+    (policy,) = body["policies"]
+    assert policy["applied"] is False
+    assert policy["message"].startswith('LimitRange "bad" is invalid: ')
+    unreadable = render(client, {**BEST_EFFORT, "namespacePolicy": "kind: ["}).json()
+    assert unreadable["policyErrors"] and unreadable["policyErrors"][0]["document"] == 0
+
+
+def test_the_render_docs_describe_the_namespace_policy(client: Client) -> None:
+    spec = client.get("/api/v1/openapi.json").json()
+    description = spec["paths"]["/api/v1/render"]["post"]["description"]
+    assert "namespacePolicy" in description
+    schemas = spec["components"]["schemas"]
+    assert "admission" in schemas["RenderOut"]["properties"]

@@ -12,7 +12,7 @@ from django.test import Client
 
 from designer.forms import design_query
 from designer.k8s.design import preset_design
-from designer.models import SharedDesign
+from designer.models import SharedCluster
 
 pytestmark = pytest.mark.django_db
 
@@ -143,9 +143,9 @@ def test_sharing_without_javascript_reads_the_design_from_the_query(client: Clie
     assert action.startswith("/share?")
     response = client.post(action)  # the no-JS form's body has only the CSRF token
     assert response.status_code == 302
-    shared = SharedDesign.load_design(response["Location"].rsplit("/", 1)[1])
-    assert shared is not None
-    assert shared.containers[0].memory_limit == "20Gi"
+    page = SharedCluster.load_page(response["Location"].rsplit("/", 1)[1])
+    assert page is not None
+    assert page[0].containers[0].memory_limit == "20Gi"
 
 
 def test_sharing_a_broken_design_without_javascript_says_why_on_a_page_of_the_site(

@@ -23,7 +23,7 @@ import designer.k8s.check.manifests as check_module
 from designer.forms import design_query, encode_blob
 from designer.k8s.check import check_texts
 from designer.k8s.design import preset_design
-from designer.models import SharedDesign, StoredAnalysis
+from designer.models import SharedCluster, SharedDesign, StoredAnalysis
 from designer.store import AnalysisStore
 
 HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "share-link"}
@@ -104,7 +104,9 @@ def test_a_share_link_keeps_nul_and_any_character_in_kept_fields(client: Client,
     assert response.status_code == 302
     shared = client.get(response["Location"])
     assert shared.status_code == 200
-    assert SharedDesign.load_design(response["Location"].rsplit("/", 1)[1]) == design
+    # A share link keeps the cluster (version, namespace policy) beside the design.
+    page = SharedCluster.load_page(response["Location"].rsplit("/", 1)[1])
+    assert page is not None and page[0] == design
     page = client.get("/?" + urlencode(query))
     assert re.findall(r"<pre id=\"manifest-yaml\".*?</pre>", shared.content.decode(), re.S) == (
         re.findall(r"<pre id=\"manifest-yaml\".*?</pre>", page.content.decode(), re.S)
@@ -118,8 +120,9 @@ def test_an_unpaired_surrogate_in_kept_fields_is_shared_as_go_decodes_it(client:
     query["base"] = encode_blob({"metadata": {"annotations": {"note": "a\ud800b"}}})
     response = client.post("/share", query)
     assert response.status_code == 302
-    design = SharedDesign.load_design(response["Location"].rsplit("/", 1)[1])
-    assert design is not None
+    page = SharedCluster.load_page(response["Location"].rsplit("/", 1)[1])
+    assert page is not None
+    design = page[0]
     assert design.base["metadata"]["annotations"]["note"] == "a\ufffdb"
 
 
@@ -373,6 +376,8 @@ def test_a_defect_on_one_workload_does_not_lose_the_report_on_the_others(
         return real(pod, **kwargs)
 
     monkeypatch.setattr(check_module, "pod_report", broken)
+    # The three pods differ only in their namespaces: each is checked on its own here.
+    monkeypatch.setattr(check_module, "memo_key", lambda workload: None)
     text = "---\n".join(
         POD.replace("trainer", name).replace("namespace: ml", f"namespace: {name}")
         for name in ("a", "bad", "c")

@@ -2,13 +2,7 @@
 
 from __future__ import annotations
 
-from designer.k8s.check.admission import (
-    DEFAULT_NAMESPACE,
-    POLICY_KINDS,
-    PodAdmission,
-    PolicyReport,
-    admit_pod,
-)
+from designer.k8s.admission import DEFAULT_NAMESPACE, POLICY_KINDS, PolicyReport
 from designer.k8s.check.manifests import (
     CheckedObject,
     CheckResult,
@@ -18,17 +12,21 @@ from designer.k8s.check.manifests import (
     check_texts,
     pod_template_manifest,
 )
+from designer.k8s.check.stream import (
+    CheckStream,
+    default_jobs,
+)
 
 __all__ = [
     "CheckResult",
+    "CheckStream",
     "CheckedObject",
     "DEFAULT_NAMESPACE",
     "InputError",
     "POLICY_KINDS",
-    "PodAdmission",
     "PolicyReport",
-    "admit_pod",
     "check_files",
+    "default_jobs",
     "check_text",
     "check_texts",
     "pod_template_manifest",

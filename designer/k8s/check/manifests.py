@@ -10,7 +10,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from designer.k8s.admission import Admission
+from designer.k8s.admission import Admission, FoundPolicy, PolicyReport, is_policy
 from designer.k8s.apiserver import (
     DEFAULT_VERSION,
     ClusterVersion,
@@ -19,7 +19,7 @@ from designer.k8s.apiserver import (
     pod_from_parts,
     pod_with_defaults,
 )
-from designer.k8s.check.admission import FoundPolicy, PolicyReport, apply_policies, is_policy
+from designer.k8s.check.admission import apply_policies
 from designer.k8s.check.claims import ClaimLinks, link_claims, read_dra_objects
 from designer.k8s.check.memo import memo_key
 from designer.k8s.check.operators import path_rewriter, skipped_entry, template_section
@@ -219,8 +219,19 @@ def check_workload(
     (``key``: the workload's memo key when the caller has it)."""
     if key is None and memo is not None:
         key = memo_key(workload)
-    if key is not None and memo is not None and key in memo:
-        return CheckedObject(file, workload, memo[key])
+    return CheckedObject(file, workload, _shared_report(workload, memo, version, key))
+
+
+def _shared_report(
+    workload: Workload,
+    memo: dict[bytes, PodReport] | None,
+    version: ClusterVersion | None,
+    key: bytes | None,
+) -> PodReport:
+    if key is not None and memo is not None:
+        report = memo.get(key)
+        if report is not None:
+            return report
     try:
         report = _report(workload, version)
     except (ArithmeticError, LookupError, TypeError, ValueError, RecursionError):
@@ -230,7 +241,7 @@ def check_workload(
         report = failed_report([FieldError(workload.pod_spec_path, "InternalError", INTERNAL)])
     if key is not None and memo is not None:
         memo[key] = report
-    return CheckedObject(file, workload, report)
+    return report
 
 
 def _report(workload: Workload, version: ClusterVersion | None = None) -> PodReport:
@@ -384,20 +395,40 @@ def _check_documents(
         return [], [InputError(file, None, message)], [], DraObjects()
     if policies is not None:
         policies += [FoundPolicy(file, s) for s in scan.skipped if is_policy(s)]
-    memo: dict[bytes, PodReport] = {}
-    operator_memo: dict[Any, OperatorReport] = {}
-    objects: list[CheckedObject] = []
-    for group in _by_object(workloads):
-        keys = [memo_key(w) for w in group]
-        reports = [
-            check_workload(file, w, memo, version, k) for w, k in zip(group, keys, strict=True)
-        ]
-        extras = operator_reports(group, keys, operator_memo)
-        for checked, extra in zip(reports, extras, strict=True):
-            objects.append(CheckedObject(file, checked.workload, checked.report, operator=extra))
+    objects = check_workloads(file, workloads, version)
     errors = [InputError(file, e.document, e.message, e.hostile) for e in read_errors]
     skipped = [skipped_entry(file, s) for s in scan.skipped]
     return objects, errors, skipped, read_dra_objects(file, documents)
+
+
+# A memo of one check holds a report per distinct pod template; a dump of pods that share
+# nothing would otherwise keep every pod's report (and Pod model) alive to the end.
+MEMO_LIMIT = 8192
+
+
+def check_workloads(
+    file: str,
+    workloads: list[Workload],
+    version: ClusterVersion | None = None,
+    memo: dict[bytes, PodReport] | None = None,
+    operator_memo: dict[Any, OperatorReport] | None = None,
+) -> list[CheckedObject]:
+    """The workloads of one file checked, in order; identical pod templates (by memo key)
+    share their report, in ``memo`` when given (a caller checking many slices of one dump)."""
+    memo = {} if memo is None else memo
+    operator_memo = {} if operator_memo is None else operator_memo
+    objects: list[CheckedObject] = []
+    for group in _by_object(workloads):
+        if len(memo) > MEMO_LIMIT:
+            memo.clear()
+        if len(operator_memo) > MEMO_LIMIT:
+            operator_memo.clear()
+        keys = [memo_key(w) for w in group]
+        extras = operator_reports(group, keys, operator_memo)
+        for w, k, extra in zip(group, keys, extras, strict=True):
+            report = _shared_report(w, memo, version, k)
+            objects.append(CheckedObject(file, w, report, operator=extra))
+    return objects
 
 
 def _by_object(workloads: list[Workload]) -> list[list[Workload]]:

@@ -31,6 +31,7 @@ from designer.k8s.core import (
     name_is_dns_label,
     name_is_dns_subdomain,
 )
+from designer.k8s.design import WORKLOAD_OF_KIND
 from designer.k8s.manifest import Workload
 from designer.k8s.operators import LABELS_READ
 
@@ -54,21 +55,37 @@ SKIPPED_SPEC = frozenset({"nodeName", "volumes", "hostname", "subdomain"})
 SKIPPED_CONTAINER = frozenset({"volumeMounts"})
 
 
+class _Validity:
+    """Whether the API server accepts a string, remembered for the strings that repeat from
+    pod to pod (namespaces, generateNames, label values); bounded."""
+
+    LIMIT = 65_536
+
+    def __init__(self, check: Any) -> None:
+        self.check = check
+        self.known: dict[str, bool] = {}
+
+    def __call__(self, value: Any) -> Any:
+        """``True`` for a valid value, ``[value]`` otherwise (see the module docstring)."""
+        if type(value) is not str:  # noqa: E721 (a str subclass is not what YAML gives)
+            return [value]
+        ok = self.known.get(value)
+        if ok is None:
+            ok = bool(value) and not self.check(value)
+            if len(self.known) >= self.LIMIT:
+                self.known.clear()
+            self.known[value] = ok
+        return True if ok else [value]
+
+
+_generate_name_ok = _Validity(lambda v: name_is_dns_subdomain(v, prefix=True))
+_namespace_ok = _Validity(name_is_dns_label)
+_label_value_ok = _Validity(lambda v: is_valid_label_value(v) if v else [])
+
+
 def _name_ok(value: Any) -> Any:
-    """``True`` for a name the API server accepts (it reads nothing else in it)."""
-    if isinstance(value, str) and value and not name_is_dns_subdomain(value):
-        return True
-    return [value]
-
-
-def _generate_name_ok(value: Any) -> Any:
-    if isinstance(value, str) and value and not name_is_dns_subdomain(value, prefix=True):
-        return True
-    return [value]
-
-
-def _namespace_ok(value: Any) -> Any:
-    if isinstance(value, str) and value and not name_is_dns_label(value):
+    """A pod's name is its own: checked every time, not remembered."""
+    if type(value) is str and value and not name_is_dns_subdomain(value):  # noqa: E721
         return True
     return [value]
 
@@ -77,21 +94,15 @@ def _labels(labels: Any) -> Any:
     """Label keys stay (they are validated as they are); a label's value only matters for
     its validity (pod-template-hash, controller-revision-hash, statefulset pod names and
     indexes differ on every pod) unless a rule reads it (Kueue's queue)."""
-    if not isinstance(labels, dict):
+    if type(labels) is not dict:  # noqa: E721
         return labels
-    out = {}
-    for k, v in labels.items():
-        if k not in LABELS_READ and isinstance(v, str) and not is_valid_label_value(v):
-            out[k] = True
-        else:
-            out[k] = [v]
-    return out
+    return {k: [v] if k in LABELS_READ else _label_value_ok(v) for k, v in labels.items()}
 
 
 def _image_ok(value: Any) -> Any:
     """An image is only ever refused when missing or padded with whitespace (the API
     server's and the Training Operator's checks); any other image gets the same report."""
-    if isinstance(value, str) and value and value == value.strip():
+    if type(value) is str and value and value == value.strip():  # noqa: E721
         return True
     return [value]
 
@@ -102,23 +113,21 @@ _METADATA = {
     "namespace": _namespace_ok,
     "labels": _labels,
 }
+_CONTAINER_LISTS = frozenset({"containers", "initContainers", "ephemeralContainers"})
 
 
 def _container(c: Any) -> Any:
-    if not isinstance(c, dict):
+    if type(c) is not dict:  # noqa: E721
         return c
-    out = {}
-    for k, v in c.items():
-        if k == "image":
-            out[k] = _image_ok(v)
-        elif k not in SKIPPED_CONTAINER:
-            out[k] = v
+    out = {k: v for k, v in c.items() if k not in SKIPPED_CONTAINER}
+    if "image" in out:
+        out["image"] = _image_ok(out["image"])
     mounts = c.get("volumeMounts")
-    if isinstance(mounts, list):
+    if type(mounts) is list:  # noqa: E721
         # Advice reads which volume is /dev/shm (design.advice).
-        out["volumeMounts"] = [
-            m for m in mounts if not isinstance(m, dict) or m.get("mountPath") in SHM_PATHS
-        ]
+        shm = [m for m in mounts if type(m) is not dict or m.get("mountPath") in SHM_PATHS]  # noqa: E721
+        if shm:
+            out["volumeMounts"] = shm
     return out
 
 
@@ -127,13 +136,13 @@ SHM_PATHS = ("/dev/shm", "/dev/shm/")
 
 def _memory_volumes(volumes: Any) -> Any:
     """The memory-backed emptyDirs with their index (advice names them by their path)."""
-    if not isinstance(volumes, list):
+    if type(volumes) is not list:  # noqa: E721
         return volumes
     out = []
     for i, volume in enumerate(volumes):
-        empty_dir = volume.get("emptyDir") if isinstance(volume, dict) else None
-        if not isinstance(volume, dict) or (
-            isinstance(empty_dir, dict) and empty_dir.get("medium") == "Memory"
+        empty_dir = volume.get("emptyDir") if type(volume) is dict else None  # noqa: E721
+        if type(volume) is not dict or (  # noqa: E721
+            type(empty_dir) is dict and empty_dir.get("medium") == "Memory"  # noqa: E721
         ):
             out.append([i, volume])
     return out
@@ -145,23 +154,16 @@ def memo_key(workload: Workload) -> bytes | None:
     meta, spec = workload.pod_metadata, workload.pod_spec
     if not isinstance(meta, dict) or not isinstance(spec, dict):
         return None
-    projected_meta = {}
-    for k, v in meta.items():
-        if k in SKIPPED_METADATA:
-            continue
-        project = _METADATA.get(k)
-        projected_meta[k] = project(v) if project is not None else v
-    projected_spec = {}
-    for k, v in spec.items():
-        if k == "volumes":
-            projected_spec[k] = _memory_volumes(v)
-            continue
-        if k in SKIPPED_SPEC:
-            continue
-        if k in ("containers", "initContainers", "ephemeralContainers") and isinstance(v, list):
-            projected_spec[k] = [_container(c) for c in v]
-        else:
-            projected_spec[k] = v
+    projected_meta = {k: v for k, v in meta.items() if k not in SKIPPED_METADATA}
+    for k, project in _METADATA.items():
+        if k in projected_meta:
+            projected_meta[k] = project(projected_meta[k])
+    projected_spec = {k: v for k, v in spec.items() if k not in SKIPPED_SPEC}
+    if "volumes" in spec:
+        projected_spec["volumes"] = _memory_volumes(spec["volumes"])
+    for k in _CONTAINER_LISTS.intersection(projected_spec):
+        if type(projected_spec[k]) is list:  # noqa: E721
+            projected_spec[k] = [_container(c) for c in projected_spec[k]]
     try:
         # Without OPT_SORT_KEYS: the same pod written in another key order only misses the
         # memo (a dump writes every pod the same way). A key that is not a string (YAML's
@@ -169,6 +171,8 @@ def memo_key(workload: Workload) -> bytes | None:
         key = orjson.dumps(
             [
                 workload.kind == "Pod",
+                # Advice follows the workload type the kind opens as (check.manifests).
+                WORKLOAD_OF_KIND.get(workload.kind, ""),
                 workload.pod_spec_path,
                 workload.metadata_path,
                 projected_meta,

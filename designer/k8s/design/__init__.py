@@ -91,6 +91,13 @@ from designer.k8s.design.model import (
     matching_size,
     preset_design,
 )
+from designer.k8s.design.namespace import (
+    NAMESPACE_DEFAULT,
+    NAMESPACE_FROM_DESIGN,
+    NAMESPACE_FROM_POLICY,
+    DesignAdmission,
+    admit_design,
+)
 from designer.k8s.design.operators import (
     OPERATOR_KINDS,
     OperatorExport,
@@ -148,6 +155,7 @@ __all__ = [
     "DRA_CHOICES",
     "DRA_MODE",
     "Design",
+    "DesignAdmission",
     "DesignError",
     "DraAlternative",
     "DraClaim",
@@ -174,6 +182,9 @@ __all__ = [
     "MSG_PFP",
     "MSG_ROLLOUT_DEFAULT",
     "MSG_ROLLOUT_GPU",
+    "NAMESPACE_DEFAULT",
+    "NAMESPACE_FROM_DESIGN",
+    "NAMESPACE_FROM_POLICY",
     "NodeChoice",
     "OPERATOR_KINDS",
     "OperatorExport",
@@ -193,6 +204,7 @@ __all__ = [
     "WORKLOAD_TYPES",
     "WorkloadType",
     "KeptEdit",
+    "admit_design",
     "applicable_choices",
     "apply_action",
     "apply_preset",

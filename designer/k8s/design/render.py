@@ -12,7 +12,13 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from designer.k8s.apiserver import ClusterVersion, validate_objects
+from designer.k8s.apiserver import (
+    LATEST,
+    ClusterVersion,
+    VersionNote,
+    validate_objects,
+    version_notes,
+)
 from designer.k8s.core import FieldError, FieldWarning, Message, Pod
 from designer.k8s.design.actions import apply_action, apply_gpu_choice
 from designer.k8s.design.canonical import pod_manifest
@@ -35,6 +41,7 @@ from designer.k8s.design.export import (
 )
 from designer.k8s.design.hints import FieldHint, design_hints
 from designer.k8s.design.model import Design, KeptEdit, matching_size
+from designer.k8s.design.namespace import DesignAdmission, admit_design
 from designer.k8s.design.operators import OPERATOR_KINDS, operator_problems
 from designer.k8s.design.planning import DRA_MODE, Plan, plan
 from designer.k8s.design.report import PodReport, pod_report
@@ -80,10 +87,25 @@ class Rendered:
     touched: frozenset[str] = frozenset()
     # The part of ``explanation`` that is about the claims (a page shows it with them).
     claim_explanation: tuple[Message, ...] = ()
+    # The Kubernetes release the answers are for (None: the newest the engine models) and
+    # what it does differently to the pod (pod paths).
+    kubernetes_version: str | None = None
+    version_notes: tuple[VersionNote, ...] = ()
+    # The pod through the pasted namespace policy (None: no policy text). When it applies,
+    # ``plan`` (node fit, cgroups, eviction) is the admitted pod's: what the node runs.
+    namespace: DesignAdmission | None = None
 
     @property
     def ok(self) -> bool:
+        """The API server accepts the YAML (admission may still refuse it in a namespace:
+        ``namespace.admission.allowed``)."""
         return self.report.ok and not self.object_errors
+
+    @property
+    def qos_class(self) -> str | None:
+        """The class of the pod the node runs: after admission when a policy applies."""
+        admission = self.namespace.admission if self.namespace else None
+        return admission.qos_class if admission else self.report.qos_class
 
     def as_dict(self) -> dict[str, Any]:
         """The ``POST /api/v1/render`` answer."""
@@ -99,6 +121,9 @@ class Rendered:
             "totals": self.totals,
             "claims": [c.as_dict() for c in self.dra.claims] if self.dra else [],
             "explanation": [line.text for line in self.explanation],
+            "kubernetesVersion": self.kubernetes_version,
+            "versionNotes": [n.as_dict() for n in self.version_notes],
+            **(self.namespace.as_dict() if self.namespace else {}),
         }
 
 
@@ -158,12 +183,16 @@ def render_design(
     touched: Collection[str] = (),
     was: str = "",
     version: ClusterVersion | None = None,
+    namespace_policy: str | None = None,
 ) -> Rendered:
     """Render a design, after a designer ``action`` (a button: add a container, apply a
     preset, ...) when one is given (``changed``, ``touched``, ``was``: see
     actions.apply_action); raises DesignError when its kept manifest fields cannot form a
     Pod. The design's size is the preset its sized fields match ("custom" after edits).
-    ``version`` answers for that Kubernetes release (None: the newest the engine models)."""
+    ``version`` answers for that Kubernetes release (None: the newest the engine models).
+    ``namespace_policy`` is the text of the namespace's LimitRanges and ResourceQuotas
+    (``kubectl get limitrange,resourcequota -n team -o yaml``): read once, and the pod the
+    node runs is the admitted one (design.namespace)."""
     kept: tuple[KeptEdit, ...] = ()
     edited = frozenset(touched)
     if action:
@@ -196,11 +225,26 @@ def render_design(
     explanation = explain_export(design.export, design.workload, facts)
     claim_explanation: list[Message] = []
     hints = design_hints(design)
+    pods = export_kind(kind).copies(design.export)
     if dra is not None:
-        pods = export_kind(kind).copies(design.export)
         claim_explanation = explain_dra(dra, design, kind, pods)
         explanation = [*explanation, *claim_explanation]
         hints += [FieldHint(i, name, message) for i, name, message in container_hints(design, dra)]
+    cluster = version or LATEST
+    namespace = None
+    if namespace_policy and namespace_policy.strip():
+        namespace = admit_design(
+            pod,
+            report.defaulted or pod,
+            namespace_policy,
+            version=cluster,
+            written_qos=report.qos_class,
+            kind=kind,
+            replicas=pods,
+            workload=design.workload,
+            claim_gpus=devices,
+        )
+    admitted = namespace.admission if namespace else None
     return Rendered(
         design=design,
         pod=pod,
@@ -213,13 +257,13 @@ def render_design(
         totals=job_totals(facts, design.export, design.workload),
         yaml=dump_yaml_all(objects),
         plan=plan(
-            pod,
+            admitted.pod if admitted else pod,
             design.gpu,
             design.node,
             design.headroom,
             design.shm_size,
-            defaulted=report.defaulted,
-            qos=report.qos,
+            defaulted=admitted.pod if admitted else report.defaulted,
+            qos=namespace.qos if admitted and namespace else report.qos,
             claim_objects=tuple(claim_objects),
         ),
         hints=hints,
@@ -228,4 +272,7 @@ def render_design(
         kept=kept,
         touched=edited,
         claim_explanation=tuple(claim_explanation),
+        kubernetes_version=cluster.version,
+        version_notes=tuple(version_notes(pod, cluster)) if cluster.version else (),
+        namespace=namespace,
     )

@@ -98,6 +98,8 @@ from designer.k8s.manifest.finder import (
     Workload,
     add_runtimes,
     find_workloads,
+    find_workloads_in_items,
+    is_list,
     load,
     runtime_index,
 )
@@ -119,6 +121,11 @@ from designer.k8s.manifest.reader import (
     iter_documents,
     read_documents,
 )
+from designer.k8s.manifest.split import (
+    SplitError,
+    SplitList,
+    split_list,
+)
 from designer.k8s.manifest.trainer import (
     TRAINJOB_RECORD,
     RuntimeIndex,
@@ -133,6 +140,9 @@ from designer.k8s.manifest.writer import (
 )
 
 __all__ = [
+    "SplitError",
+    "SplitList",
+    "split_list",
     "Document",
     "KINDS",
     "KSERVE_CONTAINER",
@@ -161,6 +171,8 @@ __all__ = [
     "dump_yaml",
     "dump_yaml_all",
     "find_workloads",
+    "find_workloads_in_items",
+    "is_list",
     "go_json_loads",
     "iter_documents",
     "load",

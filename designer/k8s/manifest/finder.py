@@ -205,27 +205,53 @@ def find_workloads(documents: list[Document], runtimes: RuntimeIndex | None = No
     if runtimes is None:
         runtimes = runtime_index(documents)
     finder = _Finder(runtimes)
-    record = finder.object
     for doc in documents:
         if doc.error is not None:
             finder.errors.append(ReadError(doc.index, doc.error, doc.hostile))
             continue
         if doc.data is None:
             continue
-        # Lists (a kubectl dump is one) nest rarely: a stack of item lists.
-        stack: list[tuple[list[Any], str, int]] = []
-        items = record(doc, doc.data, "")
+        items = finder.object(doc, doc.data, "")
         if items is not None:
-            stack.append((items, "items", 0))
-        while stack:
-            items, prefix, start = stack.pop()
-            for i in range(start, len(items)):
-                nested = record(doc, items[i], f"{prefix}[{i}]")
-                if nested is not None:
-                    stack.append((items, prefix, i + 1))
-                    stack.append((nested, f"{prefix}[{i}].items", 0))
-                    break
+            _walk(finder, doc, items, 0)
     return WorkloadScan(finder.workloads, finder.errors, finder.skipped)
+
+
+def is_list(obj: Any) -> bool:
+    """Whether find_workloads reads ``obj`` as a List (its items are the objects)."""
+    if not isinstance(obj, dict) or not isinstance(obj.get("kind"), str):
+        return False
+    kind = obj["kind"]
+    return (
+        kind_record(obj.get("apiVersion"), kind) is None
+        and kind.endswith("List")
+        and ("items" in obj)
+    )
+
+
+def find_workloads_in_items(
+    doc: Document, items: list[Any], first: int, runtimes: RuntimeIndex | None = None
+) -> WorkloadScan:
+    """find_workloads for the items ``first``, ``first + 1``... of the List ``doc`` (a slice
+    of a dump read on its own, see split.py): the workloads, paths and errors the whole List
+    gives for those items."""
+    finder = _Finder(runtimes if runtimes is not None else RuntimeIndex())
+    _walk(finder, doc, items, first)
+    return WorkloadScan(finder.workloads, finder.errors, finder.skipped)
+
+
+def _walk(finder: _Finder, doc: Document, items: list[Any], first: int) -> None:
+    # Lists (a kubectl dump is one) nest rarely: a stack of item lists, with the index of
+    # the first item of each (a slice of a dump starts further in).
+    stack: list[tuple[list[Any], str, int, int]] = [(items, "items", 0, first)]
+    while stack:
+        items, prefix, start, offset = stack.pop()
+        for i in range(start, len(items)):
+            nested = finder.object(doc, items[i], f"{prefix}[{i + offset}]")
+            if nested is not None:
+                stack.append((items, prefix, i + 1, offset))
+                stack.append((nested, f"{prefix}[{i + offset}].items", 0, 0))
+                break
 
 
 def runtime_index(documents: list[Document], file: str = "") -> RuntimeIndex:

@@ -1,7 +1,8 @@
 """The engine on the command line.
 
-``manage.py podspec check [--format text|json] FILE...``: exit 0 when no object has errors,
-1 when any has, 2 when an input cannot be read at all.
+``manage.py podspec check [--format text|json] [--jobs N] FILE...``: exit 0 when no object
+has errors, 1 when any has, 2 when an input cannot be read at all. Large dumps are checked
+a slice of pods at a time on N processes (check.stream), the report written as it comes.
 ``manage.py podspec render [--kind K] [--format yaml|json] FILE``: a design (the JSON of
 ``POST /api/v1/render``) or a manifest's pod, as the YAML the designer would download.
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +20,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from pydantic import ValidationError
 
 from designer.k8s.apiserver import DEFAULT_VERSION, SUPPORTED_VERSIONS, pod_from_parts
-from designer.k8s.check import check_texts, pod_template_manifest
+from designer.k8s.check import CheckStream, default_jobs, pod_template_manifest
 from designer.k8s.core import ERROR_TYPE_TEXT
 from designer.k8s.design import (
     EXPORT_KINDS,
@@ -51,6 +53,14 @@ class Command(BaseCommand):
             choices=SUPPORTED_VERSIONS,
             default=DEFAULT_VERSION,
             help=f"answer as a cluster of this release would (default: {DEFAULT_VERSION})",
+        )
+        check.add_argument(
+            "-j",
+            "--jobs",
+            type=_positive_int,
+            default=default_jobs(),
+            help="processes that check slices of large dumps and files at once (default: the "
+            "machine's cores); the report is the same for any N",
         )
         check.add_argument(
             "-n",
@@ -92,30 +102,32 @@ class Command(BaseCommand):
                 unreadable = True
                 continue
             inputs.append((name if name != "-" else "<stdin>", data))
-        result = check_texts(
+        stream = CheckStream(
             inputs,
             max_bytes=CLI_MAX_BYTES,
             kubernetes_version=options["kubernetes_version"],
             namespace=options.get("namespace"),
+            jobs=options["jobs"],
         )
+        counts = Counts()
+        objects = counts.watch(stream.objects())
         if options["format"] == "json":
-            # orjson prints what json.dumps(indent=2, ensure_ascii=False) does, much faster
-            # for a whole-cluster report.
-            self.stdout.write(orjson.dumps(result, option=orjson.OPT_INDENT_2).decode())
+            write_json(objects, stream.rest, self.stdout)
         else:
-            self.stdout.write(format_text(result))
+            write_text(objects, stream.rest, counts, self.stdout)
+        rest = stream.rest()
         # 2: some input could not be read at all (missing, not text, too large, or not one
         # document of it parses); 1: an object has errors or a document could not be read.
-        files_with_objects = {o["file"] for o in result["objects"]}
         if unreadable or any(
-            e["document"] is None or e["file"] not in files_with_objects for e in result["errors"]
+            e["document"] is None or e["file"] not in counts.files for e in rest["errors"]
         ):
             sys.exit(2)
         if (
-            result["errors"]
-            or any(o["errors"] for o in [*result["objects"], *result.get("draObjects", [])])
-            or any(not _admitted(o) for o in result["objects"])
-            or any(not p["applied"] for p in result.get("policies", []))
+            rest["errors"]
+            or counts.with_errors
+            or any(o["errors"] for o in rest.get("draObjects", []))
+            or counts.denied
+            or any(not p["applied"] for p in rest.get("policies", []))
         ):
             sys.exit(1)
 
@@ -146,6 +158,77 @@ class Command(BaseCommand):
                 self.stderr.write(f"error: {problem.kind} {problem.problem}")
         if not rendered.ok:
             sys.exit(1)
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise ValueError(text)
+    return value
+
+
+class Counts:
+    """What the exit code and the text summary need of the objects, counted as they pass."""
+
+    def __init__(self) -> None:
+        self.objects = 0
+        self.with_errors = 0
+        self.denied = 0
+        self.files: set[str] = set()
+
+    def watch(self, objects: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+        for obj in objects:
+            self.objects += 1
+            self.with_errors += bool(obj["errors"])
+            self.denied += not _admitted(obj)
+            self.files.add(obj["file"])
+            yield obj
+
+
+# Entries are written in batches of this many bytes (a 100,000-pod report is 100 MB).
+WRITE_BATCH = 1 << 20
+
+
+def write_json(
+    objects: Iterator[dict[str, Any]], rest: Callable[[], dict[str, Any]], out: Any
+) -> None:
+    """``orjson.dumps(document, option=OPT_INDENT_2)`` plus a newline, byte for byte,
+    written one object at a time: the document is never held whole."""
+    batch: list[bytes] = [b'{\n  "objects": [']
+    size = 0
+    first = True
+    for obj in objects:
+        entry = orjson.dumps(obj, option=orjson.OPT_INDENT_2).replace(b"\n", b"\n    ")
+        batch.append((b"\n    " if first else b",\n    ") + entry)
+        first = False
+        size += len(entry)
+        if size >= WRITE_BATCH:
+            out.write(b"".join(batch).decode(), ending="")
+            batch, size = [], 0
+    batch.append(b"]" if first else b"\n  ]")
+    tail = orjson.dumps(rest(), option=orjson.OPT_INDENT_2)
+    batch.append(b",\n" + tail[2:] if tail != b"{}" else b"\n}")
+    out.write(b"".join(batch).decode())
+
+
+def write_text(
+    objects: Iterator[dict[str, Any]],
+    rest: Callable[[], dict[str, Any]],
+    counts: Counts,
+    out: Any,
+) -> None:
+    """format_text's report, written one object at a time."""
+    batch: list[str] = []
+    size = 0
+    for obj in objects:
+        lines = "\n".join(object_lines(obj))
+        batch.append(lines)
+        size += len(lines)
+        if size >= WRITE_BATCH:
+            out.write("\n".join(batch), ending="\n")
+            batch, size = [], 0
+    batch += tail_lines(rest(), counts.objects, counts.with_errors, counts.denied)
+    out.write("\n".join(batch))
 
 
 def design_from_input(data: bytes, workload: str | None) -> Design:
@@ -225,43 +308,55 @@ def format_policies(result: dict[str, Any]) -> list[str]:
 
 
 def format_text(result: dict[str, Any]) -> str:
+    """The text report of a whole check_texts document."""
     lines: list[str] = []
     for obj in result["objects"]:
-        name = (
-            f"{obj['namespace']}/{obj['name']}" if obj["namespace"] else obj["name"] or "<unnamed>"
-        )
-        where = f"{obj['file']}#{obj['document']}" + (f" {obj['path']}" if obj["path"] else "")
-        template = obj.get("template") or ""
-        if template:
-            where += f" {template}"
-        shape = " (found by shape)" if obj.get("foundBy") == "shape" else ""
-        lines.append(
-            f"{obj['kind']} {name} ({where}){shape}: QoS {obj['qosClass'] or 'unknown'}, "
-            f"{_pods(obj)}"
-        )
-        requests = ", ".join(f"{k}={v}" for k, v in obj["effectiveRequests"].items()) or "none"
-        limits = ", ".join(f"{k}={v}" for k, v in obj["effectiveLimits"].items()) or "none"
-        lines.append(f"  requests: {requests}")
-        lines.append(f"  limits:   {limits}")
-        for reason in obj["qosReasons"]:
-            lines.append(f"  why: {reason}")
-        for err in obj["errors"]:
-            # The API server's wording: "Required value", "Invalid value: ...: <detail>".
-            kind = ERROR_TYPE_TEXT.get(err.get("type", ""), err.get("type", ""))
-            detail = (
-                f"{kind}: {err['message']}" if kind and err["message"] else kind or err["message"]
-            )
-            origin = f" ({err['origin']})" if err.get("origin") else ""
-            lines.append(f"  error: {err['field']}: {detail}{origin}")
-        for warning in obj["warnings"]:
-            origin = f" ({warning['origin']})" if warning.get("origin") else ""
-            lines.append(f"  warning: {warning['field']}: {warning['message']}{origin}")
-        for note in obj.get("notes") or []:
-            lines.append(f"  note: {note['field']}: {note['message']} ({note['origin']})")
-        for advice in obj.get("advice") or []:
-            lines.append(f"  advice: {advice['message']}")
-        lines += [f"  {line}" for line in claim_lines(obj.get("claims") or [])]
-        lines += format_admission(obj)
+        lines += object_lines(obj)
+    objects = result["objects"]
+    with_errors = sum(1 for o in objects if o["errors"])
+    denied = sum(1 for o in objects if not _admitted(o))
+    return "\n".join(lines + tail_lines(result, len(objects), with_errors, denied))
+
+
+def object_lines(obj: dict[str, Any]) -> list[str]:
+    lines: list[str] = []
+    name = f"{obj['namespace']}/{obj['name']}" if obj["namespace"] else obj["name"] or "<unnamed>"
+    where = f"{obj['file']}#{obj['document']}" + (f" {obj['path']}" if obj["path"] else "")
+    template = obj.get("template") or ""
+    if template:
+        where += f" {template}"
+    shape = " (found by shape)" if obj.get("foundBy") == "shape" else ""
+    lines.append(
+        f"{obj['kind']} {name} ({where}){shape}: QoS {obj['qosClass'] or 'unknown'}, {_pods(obj)}"
+    )
+    requests = ", ".join(f"{k}={v}" for k, v in obj["effectiveRequests"].items()) or "none"
+    limits = ", ".join(f"{k}={v}" for k, v in obj["effectiveLimits"].items()) or "none"
+    lines.append(f"  requests: {requests}")
+    lines.append(f"  limits:   {limits}")
+    for reason in obj["qosReasons"]:
+        lines.append(f"  why: {reason}")
+    for err in obj["errors"]:
+        # The API server's wording: "Required value", "Invalid value: ...: <detail>".
+        kind = ERROR_TYPE_TEXT.get(err.get("type", ""), err.get("type", ""))
+        detail = f"{kind}: {err['message']}" if kind and err["message"] else kind or err["message"]
+        origin = f" ({err['origin']})" if err.get("origin") else ""
+        lines.append(f"  error: {err['field']}: {detail}{origin}")
+    for warning in obj["warnings"]:
+        origin = f" ({warning['origin']})" if warning.get("origin") else ""
+        lines.append(f"  warning: {warning['field']}: {warning['message']}{origin}")
+    for note in obj.get("notes") or []:
+        lines.append(f"  note: {note['field']}: {note['message']} ({note['origin']})")
+    for advice in obj.get("advice") or []:
+        lines.append(f"  advice: {advice['message']}")
+    lines += [f"  {line}" for line in claim_lines(obj.get("claims") or [])]
+    lines += format_admission(obj)
+    return lines
+
+
+def tail_lines(result: dict[str, Any], objects: int, with_errors: int, denied: int) -> list[str]:
+    """What follows the objects: skipped objects, DRA objects, policies, unreadable
+    documents and the summary (``objects``, ``with_errors``, ``denied``: counted)."""
+    lines: list[str] = []
     for skipped in result.get("skipped") or []:
         where = f"{skipped['file']}#{skipped['document']}"
         where += f" {skipped['path']}" if skipped["path"] else ""
@@ -273,10 +368,8 @@ def format_text(result: dict[str, Any]) -> str:
     for err in result["errors"]:
         doc = "" if err["document"] is None else f" document {err['document']}"
         lines.append(f"{err['file']}{doc}: cannot read: {err['message']}")
-    with_errors = sum(1 for o in result["objects"] if o["errors"])
-    denied = sum(1 for o in result["objects"] if not _admitted(o))
     summary = (
-        f"{len(result['objects'])} workload(s), {with_errors} with errors, "
+        f"{objects} workload(s), {with_errors} with errors, "
         f"{len(result.get('skipped') or [])} without a pod template, "
         f"{len(result['errors'])} unreadable document(s)"
     )
@@ -288,7 +381,7 @@ def format_text(result: dict[str, Any]) -> str:
     if result.get("policies"):
         summary += f", {denied} denied by admission"
     lines.append(summary + f" (Kubernetes {result.get('kubernetesVersion', DEFAULT_VERSION)})")
-    return "\n".join(lines)
+    return lines
 
 
 SOURCE_KINDS = {"template": "ResourceClaimTemplate", "claim": "ResourceClaim"}

@@ -9,8 +9,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from designer.k8s.check import admit_pod, check_texts
-from designer.k8s.core import Pod
+from designer.k8s.check import check_texts
 
 BEST_EFFORT_POD = """\
 apiVersion: v1
@@ -521,17 +520,3 @@ def test_pods_of_one_template_share_the_admission_but_keep_their_own_names() -> 
     result = check(full, pod, pod.replace("name: trainer", "name: trainer-2"))
     texts = [o["admission"]["denials"][0]["apiServerMessage"] for o in result["objects"]]
     assert [t.split(" is forbidden")[0] for t in texts] == ['pods "trainer"', 'pods "trainer-2"']
-
-
-def test_admit_pod_is_one_call_for_a_design_and_a_pasted_policy() -> None:
-    pod = Pod.model_validate(
-        {"metadata": {"name": "trainer"}, "spec": {"containers": [{"name": "main", "image": "x"}]}}
-    )
-    answer = admit_pod(pod, DEFAULTS, namespace="team", written_qos="BestEffort")
-    assert answer.namespace == "team"
-    assert answer.admission is not None and answer.admission.qos_class == "Burstable"
-    assert answer.as_dict()["admission"]["qosChange"].startswith("written as BestEffort")
-    assert [p.policy.ref for p in answer.policies] == ["LimitRange/defaults"]
-    assert admit_pod(pod, DEFAULTS).admission is None  # the pod is in "default"
-    broken = admit_pod(pod, "kind: [", namespace="team")
-    assert broken.admission is None and broken.unreadable

@@ -1,0 +1,307 @@
+"""``podspec check`` over large dumps: a slice of pods at a time, on several cores.
+
+check_files holds every document of its inputs at once: a 100,000-pod dump is a tree of
+gigabytes. :class:`CheckStream` gives the same report, object for object and byte for byte,
+while holding one slice of a dump's items at a time (manifest.split), and spreads the
+slices and files over processes (``jobs``), results in input order.
+
+A slice can be checked on its own when nothing in it depends on another slice: that is so
+unless the input holds LimitRanges or ResourceQuotas (they admit the pods of their namespace),
+resource.k8s.io objects (claims link across files), TrainJobs (their runtime may be anywhere)
+or escapes that could spell those names (``\\u004c`` in JSON, ``\\x4c`` in YAML). Such inputs are
+checked whole, by check_files; so are texts the splitter does not cut.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import re
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from typing import Any
+
+import orjson
+
+from designer.k8s.apiserver import ClusterVersion, cluster_version
+from designer.k8s.check.admission import apply_policies
+from designer.k8s.check.claims import link_claims
+from designer.k8s.check.manifests import (
+    CheckedObject,
+    CheckResult,
+    InputError,
+    check_files,
+    check_workloads,
+)
+from designer.k8s.check.operators import skipped_entry
+from designer.k8s.dra import DraObjects
+from designer.k8s.manifest import (
+    MAX_INPUT_BYTES,
+    ManifestError,
+    SplitError,
+    SplitList,
+    find_workloads,
+    find_workloads_in_items,
+    is_list,
+    read_documents,
+    split_list,
+)
+
+# Inputs that hold any of these are checked whole (see the module docstring)...
+WHOLE_INPUT_MARKERS = (b"LimitRange", b"ResourceQuota", b"resource.k8s.io", b"TrainJob")
+# ... and so are those that could spell them with escapes: a letter or "." written as
+# \u00XX (JSON, YAML), \U000000XX or \xXX (YAML). kubectl's JSON escapes <, > and & in
+# annotations (\u003c...): those do not count.
+_LETTER_ESCAPE = re.compile(
+    rb"\\(?:u00|U000000|x)(?:[4-7][0-9a-fA-F]|2[eE])",
+)
+# Pods per slice: large enough that a slice's start-up cost vanishes, small enough that a
+# slice's tree stays a few tens of megabytes.
+SLICE_ITEMS = 2000
+
+
+def default_jobs() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+@dataclass
+class SliceResult:
+    """What one slice (a file, or items of a dump) adds to the report; ``whole``: the slice
+    could not be read on its own, so this is the whole file's part instead."""
+
+    objects: list[dict[str, Any]] = field(default_factory=list)
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    skipped: list[dict[str, Any]] = field(default_factory=list)
+    whole: bool = False
+
+    def extend(self, other: SliceResult) -> None:
+        self.objects += other.objects
+        self.errors += other.errors
+        self.skipped += other.skipped
+
+
+@dataclass(frozen=True)
+class _Unit:
+    """A file checked whole, or ``items[first:last]`` of its split dump (``last_slice``:
+    the file's last)."""
+
+    file_index: int
+    first: int = 0
+    last: int = 0
+    sliced: bool = False
+    last_slice: bool = True
+
+
+class CheckStream:
+    """check_texts' document, produced as it goes: :meth:`objects` yields the ``objects``
+    entries in order, one file at a time; afterwards :meth:`rest` is every other key of
+    the document. A file's entries are held until its last slice is checked (a later
+    slice that cannot be read alone means the file is read whole), as JSON-ready entries:
+    about a kilobyte per pod instead of the pod's tree.
+
+    Raises ValueError (at construction) for an unsupported Kubernetes version."""
+
+    def __init__(
+        self,
+        inputs: list[tuple[str, str | bytes]],
+        *,
+        max_bytes: int = MAX_INPUT_BYTES,
+        kubernetes_version: str | None = None,
+        namespace: str | None = None,
+        jobs: int = 1,
+        slice_items: int = SLICE_ITEMS,
+    ) -> None:
+        self.version = cluster_version(kubernetes_version)
+        self.kubernetes_version = kubernetes_version
+        self.inputs = inputs
+        self.max_bytes = max_bytes
+        self.namespace = namespace
+        self.jobs = max(1, jobs)
+        self.slice_items = max(1, slice_items)
+        self._rest: dict[str, Any] | None = None
+
+    def _whole(self) -> bool:
+        for _file, text in self.inputs:
+            data = text.encode() if isinstance(text, str) else text
+            if any(marker in data for marker in WHOLE_INPUT_MARKERS):
+                return True
+            if b"\\" in data and _LETTER_ESCAPE.search(data):
+                return True
+        return False
+
+    def objects(self) -> Iterator[dict[str, Any]]:
+        # As in check_files: the entries are many small long-lived objects the cyclic
+        # collector would walk again and again for nothing to free.
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            yield from self._objects()
+        finally:
+            if enabled:
+                gc.enable()
+
+    def _objects(self) -> Iterator[dict[str, Any]]:
+        if self._whole():
+            yield from self._check_whole()
+            return
+        errors: list[dict[str, Any]] = []
+        skipped: list[dict[str, Any]] = []
+        part = SliceResult()
+        for unit, result in self._run(self._units()):
+            if result.whole and not part.whole:
+                part = result  # the file read whole replaces its slices
+            elif not part.whole:
+                part.extend(result)
+            if unit.last_slice:
+                yield from part.objects
+                errors += part.errors
+                skipped += part.skipped
+                part = SliceResult()
+        empty = CheckResult(
+            [], [], kubernetes_version=str(self.version.version), namespace=self.namespace
+        ).as_dict()
+        self._rest = {**empty, "skipped": skipped, "errors": errors}
+        del self._rest["objects"]
+
+    def rest(self) -> dict[str, Any]:
+        """The document's keys after ``objects`` (call once :meth:`objects` is exhausted)."""
+        if self._rest is None:
+            raise RuntimeError("CheckStream.rest() before objects() was exhausted")
+        return self._rest
+
+    def document(self) -> dict[str, Any]:
+        """The whole document at once (what check_texts returns)."""
+        objects = list(self.objects())
+        return {"objects": objects, **self.rest()}
+
+    # --- inputs that must be checked whole ---------------------------------------------
+
+    def _check_whole(self) -> Iterator[dict[str, Any]]:
+        result = check_files(
+            self.inputs,
+            max_bytes=self.max_bytes,
+            kubernetes_version=self.kubernetes_version,
+            namespace=self.namespace,
+        )
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            document = result.as_dict()
+        finally:
+            if enabled:
+                gc.enable()
+        objects = document.pop("objects")
+        self._rest = document
+        yield from objects
+
+    # --- slices ---------------------------------------------------------------------
+
+    def _units(self) -> list[_Unit]:
+        """Every file, or every slice of a file that is a dump, in order."""
+        global _SPLITS, _TEXTS
+        _TEXTS = self.inputs
+        _SPLITS = {}
+        units: list[_Unit] = []
+        for i, (_file, text) in enumerate(self.inputs):
+            data = text.encode() if isinstance(text, str) else bytes(text)
+            split = split_list(data) if len(data) <= self.max_bytes else None
+            if split is None or not is_list(split.document.data):
+                units.append(_Unit(i))
+                continue
+            _SPLITS[i] = split
+            n = len(split.items)
+            for first in range(0, n, self.slice_items):
+                last = min(first + self.slice_items, n)
+                units.append(_Unit(i, first, last, sliced=True, last_slice=last == n))
+        return units
+
+    def _run(self, units: list[_Unit]) -> Iterator[tuple[_Unit, SliceResult]]:
+        settings = (self.max_bytes, self.kubernetes_version, self.namespace)
+        if self.jobs == 1 or len(units) == 1:
+            for unit in units:
+                yield unit, _check_unit(unit, settings)
+            return
+        # fork: the workers inherit the inputs and their splits (_TEXTS, _SPLITS) without
+        # copying them; each returns the JSON entries of its slice.
+        # The entries travel as JSON (orjson): a tenth of pickle's cost to read back.
+        context = get_context("fork")
+        with ProcessPoolExecutor(max_workers=self.jobs, mp_context=context) as pool:
+            results = pool.map(_check_unit_json, units, [settings] * len(units))
+            for unit, blob in zip(units, results, strict=True):
+                yield unit, SliceResult(**orjson.loads(blob))
+
+
+# The inputs and their splits, set before the workers fork (they read them from here), and
+# each process's memo of reports (pods of one template in several slices share it).
+_TEXTS: list[tuple[str, str | bytes]] = []
+_SPLITS: dict[int, SplitList] = {}
+_MEMO: dict[bytes, Any] = {}
+_OPERATOR_MEMO: dict[Any, Any] = {}
+
+
+def _check_unit_json(unit: _Unit, settings: tuple[int, str | None, str | None]) -> bytes:
+    result = _check_unit(unit, settings)
+    return orjson.dumps(
+        {
+            "objects": result.objects,
+            "errors": result.errors,
+            "skipped": result.skipped,
+            "whole": result.whole,
+        }
+    )
+
+
+def _check_unit(unit: _Unit, settings: tuple[int, str | None, str | None]) -> SliceResult:
+    max_bytes, kubernetes_version, namespace = settings
+    version = cluster_version(kubernetes_version)
+    file, text = _TEXTS[unit.file_index]
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        if unit.sliced:
+            split = _SPLITS[unit.file_index]
+            try:
+                items = split.read(unit.first, unit.last)
+            except SplitError:
+                result = _check_file(file, text, max_bytes, version, namespace)
+                result.whole = True
+                return result
+            scan = find_workloads_in_items(split.document, items, unit.first)
+            return _report(file, scan, version, namespace)
+        return _check_file(file, text, max_bytes, version, namespace)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _check_file(
+    file: str,
+    text: str | bytes,
+    max_bytes: int,
+    version: ClusterVersion,
+    namespace: str | None,
+) -> SliceResult:
+    try:
+        documents = read_documents(text, max_bytes=max_bytes)
+    except ManifestError as exc:
+        return SliceResult(errors=[InputError(file, None, str(exc)).as_dict()])
+    return _report(file, find_workloads(documents), version, namespace)
+
+
+def _report(file: str, scan: Any, version: ClusterVersion, namespace: str | None) -> SliceResult:
+    objects: list[CheckedObject] = check_workloads(
+        file, scan.workloads, version, _MEMO, _OPERATOR_MEMO
+    )
+    objects, _dra = link_claims(objects, DraObjects())
+    objects, _reports = apply_policies(objects, [], version=version, namespace=namespace)
+    return SliceResult(
+        objects=[o.as_dict() for o in objects],
+        errors=[InputError(file, e.document, e.message, e.hostile).as_dict() for e in scan.errors],
+        skipped=[skipped_entry(file, s) for s in scan.skipped],
+    )

@@ -1,0 +1,163 @@
+"""A cluster dump cut between its items, so that it can be read a slice at a time.
+
+``kubectl get pods -A -o yaml`` (or ``-o json``) prints one ``List`` document whose items are
+the pods. Reading it whole holds every pod's tree at once (a 100,000-pod dump: gigabytes);
+reading it a slice of items at a time holds one slice, and lets slices be read on several
+cores. The slices read exactly what the whole would, because the cut is only made where
+kubectl's layout makes it unambiguous, and every slice is checked:
+
+* YAML: a single document whose top-level ``items:`` line is followed by block sequence
+  entries at column 0 (``- apiVersion: v1``). A line starting ``- `` at column 0 can only
+  start an entry of that sequence: any scalar or collection inside an entry is indented.
+  Each slice is read as ``items:`` followed by its entries (the same nesting depth, the same
+  reader), and must give exactly its number of items;
+* JSON: kubectl's layout (``{``, 4-space keys, ``"apiVersion"`` then ``"items": [``, one
+  item per ``        {`` ... ``        }``). JSON strings hold no raw newline, so a line
+  of 8 spaces and a brace is structure. Each slice is read as ``{"items": [...]}``.
+
+The text without its items (``items: [<a random token>]``) must read as a mapping whose
+``items`` is that token: a second ``items`` key (in any spelling), a directive or anything
+else the cut could change makes :func:`split_list` answer None, and the text is read whole.
+A slice that does not read back as its items raises :class:`SplitError`: the caller reads
+the whole text instead, which gives the reader's own answer (and error message).
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from designer.k8s.manifest.reader import Document, ManifestError, read_documents
+
+_YAML_ITEMS = b"items:\n"
+_JSON_HEAD = re.compile(rb'\{\n    "apiVersion": "[^"\\\n]*",\n    "items": \[\n')
+_JSON_SEPARATOR = b"\n        },\n        {\n"
+_JSON_END = b"\n        }\n    ]"
+# Characters a YAML line may start with inside the items (an entry, its indented content,
+# a comment, a blank line); any other line at column 0 ends the sequence.
+_IN_ITEMS = frozenset(b" -#\n")
+
+
+class SplitError(ValueError):
+    """A slice did not read back as its items: read the text whole."""
+
+
+@dataclass(frozen=True)
+class SplitList:
+    """One List document cut between its items: ``document`` is the List with no items (its
+    index and line are the whole document's), ``items`` the byte range of each item."""
+
+    data: bytes
+    document: Document
+    items: list[tuple[int, int]]
+    is_json: bool
+
+    def read(self, first: int, last: int) -> list[Any]:
+        """Items ``first`` to ``last`` (exclusive), read as the whole text would read them."""
+        if first >= last:
+            return []
+        start, end = self.items[first][0], self.items[last - 1][1]
+        if self.is_json:
+            text = b'{"items": [\n' + self.data[start:end] + b"\n]}"
+        else:
+            text = _YAML_ITEMS + self.data[start:end]
+        try:
+            documents = read_documents(text, max_bytes=len(text) + 1)
+        except ManifestError as exc:
+            raise SplitError(str(exc)) from None
+        if len(documents) != 1 or documents[0].error is not None:
+            raise SplitError("a slice of items does not read on its own")
+        value = documents[0].data
+        items = value.get("items") if isinstance(value, dict) else None
+        if not isinstance(items, list) or len(items) != last - first or len(value) != 1:
+            raise SplitError("a slice of items reads as something else")
+        return items
+
+
+def split_list(data: bytes, min_items: int = 2) -> SplitList | None:
+    """``data`` (one document, UTF-8) cut between its List items, or None when it is not a
+    List in kubectl's layout with at least ``min_items`` items."""
+    found = _split_json(data) if data.startswith(b"{") else _split_yaml(data)
+    if found is None:
+        return None
+    (before, after), items, is_json = found
+    if len(items) < min_items:
+        return None
+    # The items stand in for a token no text can guess: a later "items" key replaces it.
+    token = "split-" + secrets.token_hex(16)
+    placeholder = (f'["{token}"]' if is_json else f"[{token}]").encode()
+    skeleton = before + placeholder + after
+    try:
+        documents = read_documents(skeleton, max_bytes=len(skeleton) + 1)
+    except ManifestError:
+        return None
+    if len(documents) != 1 or documents[0].error is not None or documents[0].hostile:
+        return None
+    document = documents[0]
+    if not isinstance(document.data, dict) or document.data.get("items") != [token]:
+        return None
+    document = Document(document.index, document.line, {**document.data, "items": []}, None)
+    return SplitList(data, document, items, is_json)
+
+
+Cut = tuple[tuple[bytes, bytes], list[tuple[int, int]], bool]
+
+
+_YAML_OTHER_LINE = re.compile(rb"\n[^ \-#\n]")  # a line at column 0 that ends the items
+_YAML_ODD_DASH = re.compile(rb"\n-[^ \n]")  # "-x": not an entry of kubectl's layout
+_YAML_ENTRY = re.compile(rb"\n-[ \n]")
+
+
+def _split_yaml(data: bytes) -> Cut | None:
+    # One document, no directives, plain LF lines: the layout kubectl prints.
+    if data.startswith((b"---", b"%")) or b"\n---" in data or b"\r" in data or b"\t" in data:
+        return None
+    if data.startswith(_YAML_ITEMS):
+        head = 0
+    else:
+        head = data.find(b"\n" + _YAML_ITEMS)
+        if head == -1:
+            return None
+        head += 1
+    body = head + len(_YAML_ITEMS) - 1  # at the newline that ends "items:"
+    other = _YAML_OTHER_LINE.search(data, body)
+    end = len(data) if other is None else other.start() + 1
+    if _YAML_ODD_DASH.search(data, body, end):
+        return None
+    starts = [m.start() + 1 for m in _YAML_ENTRY.finditer(data, body, end)]
+    if not starts:
+        return None
+    # Before the first entry only comments and blank lines.
+    if data[body + 1 : starts[0]].strip(b"\n") and not all(
+        line.startswith(b"#") or not line for line in data[body + 1 : starts[0]].split(b"\n")
+    ):
+        return None
+    items = list(zip(starts, [*starts[1:], end], strict=True))
+    return (data[:head] + b"items: ", b"\n" + data[end:]), items, False
+
+
+def _split_json(data: bytes) -> Cut | None:
+    head = _JSON_HEAD.match(data)
+    if head is None or data[head.end() : head.end() + 9] != b"        {":
+        return None
+    start = head.end()
+    close = data.find(_JSON_END, start)
+    if close == -1:
+        return None
+    end = close + len(b"\n        }")
+    # Cut at each "\n        },\n        {\n": an item keeps its braces ("        {" opens
+    # the next one, "\n        }" closes this one; the last part holds its own).
+    closing = len(b"\n        }")
+    opening = len(b"        {\n")
+    parts = data[start:end].split(_JSON_SEPARATOR)
+    items = []
+    pos = start
+    for i, part in enumerate(parts):
+        first = pos if i == 0 else pos - opening
+        last = pos + len(part) + (closing if i < len(parts) - 1 else 0)
+        items.append((first, last))
+        pos += len(part) + len(_JSON_SEPARATOR)
+    # "items": [ ... ] becomes "items": ["token"]
+    return (data[: start - 2], data[end + len(b"\n    ]") :]), items, True

@@ -1,0 +1,118 @@
+"""podspec check over dumps a slice at a time, on several processes, says exactly what the
+whole check says: the same document, entry for entry, in the same order."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from designer.k8s.check import check_texts
+from designer.k8s.check.stream import CheckStream
+from designer.k8s.manifest import dump_yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = sorted((ROOT.parent / "shared" / "crs").glob("*.yaml"))
+DATA = sorted((ROOT / "tests" / "k8s" / "data").rglob("*.yaml"))
+
+
+def same(inputs: list[tuple[str, str | bytes]], **kw: Any) -> None:
+    whole = check_texts(inputs)
+    for jobs in (1, 2):
+        for slice_items in (1, 3, 2000):
+            got = CheckStream(inputs, jobs=jobs, slice_items=slice_items, **kw).document()
+            assert orjson.dumps(got) == orjson.dumps(whole), (jobs, slice_items)
+
+
+def pod(i: int, rnd: random.Random) -> dict[str, Any]:
+    size = rnd.choice(["100m", "1", "2", "-1", "x"])
+    memory = rnd.choice(["128Mi", "1Gi", "128m"])
+    return {
+        "apiVersion": "v1",
+        "kind": rnd.choice(["Pod", "Pod", "Pod", "Service", "Deployment"]),
+        "metadata": {"name": rnd.choice([f"p-{i}", "Bad_Name"]), "namespace": f"ns-{i % 3}"},
+        "spec": {
+            "containers": [
+                {
+                    "name": "app",
+                    "image": f"img:{i}",
+                    "resources": {"limits": {"cpu": size, "memory": memory}},
+                }
+            ],
+            "template": {"spec": {"containers": [{"name": "c", "image": "x"}]}},
+        },
+    }
+
+
+def dump(n: int, seed: int) -> dict[str, Any]:
+    rnd = random.Random(seed)
+    items: list[Any] = [pod(i, rnd) for i in range(n)]
+    if n > 4:
+        items[3] = "not an object"
+        items[4] = {"kind": "PodList", "apiVersion": "v1", "items": [pod(99, rnd)]}
+    return {"apiVersion": "v1", "items": items, "kind": "List", "metadata": {"resourceVersion": ""}}
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 7, 25])
+def test_a_dump_in_yaml_and_json_in_slices_is_the_whole_check(n: int) -> None:
+    data = dump(n, n)
+    same([("a.yaml", dump_yaml(data)), ("b.json", json.dumps(data, indent=4))])
+
+
+def test_every_example_and_test_file_checked_alone_and_together_is_the_whole_check() -> None:
+    inputs = [(p.name, p.read_bytes()) for p in [*EXAMPLES, *DATA]]
+    assert len(inputs) > 40
+    for one in inputs:
+        same([one])
+    same(inputs)
+
+
+BROKEN = [
+    b"items:\n- &p\n  kind: Pod\n  metadata: {name: a}\n- *p\nkind: List\n",
+    b'items:\n- kind: Pod\n  metadata:\n    name: a\n    annotations:\n      a: "x\n- y"\n'
+    b"- kind: Pod\n  metadata: {name: b}\nkind: List\n",
+    b"items:\n- kind: Pod\n  metadata: {name: a}\n- kind: Pod\n  metadata: {name: [}\nkind: List\n",
+    b"items:\n- kind: Pod\n  metadata: {name: a}\n- kind: Pod\n"
+    b"  metadata: {name: b\xff}\nkind: List\n",
+    b"items:\n- kind: Pod\n- kind: Pod\nkind: List\nitems:\n- kind: Service\n",
+    b"not: [valid",
+    b"",
+]
+
+
+@pytest.mark.parametrize("text", BROKEN)
+def test_a_dump_a_slice_cannot_read_alone_is_read_whole(text: bytes) -> None:
+    same([("x.yaml", text), ("ok.yaml", dump_yaml(dump(3, 1)))])
+
+
+def test_policies_claims_and_trainjobs_keep_the_whole_check() -> None:
+    policy = "apiVersion: v1\nkind: LimitRange\nmetadata: {name: l, namespace: ns-1}\n"
+    policy += "spec:\n  limits:\n  - type: Container\n    default: {cpu: 300m}\n"
+    same([("d.yaml", dump_yaml(dump(6, 2))), ("p.yaml", policy)])
+    # The kind spelled with an escape is still a LimitRange.
+    escaped = json.dumps(
+        {
+            "apiVersion": "v1",
+            "kind": "LimitRange",
+            "metadata": {"name": "l", "namespace": "ns-1"},
+            "spec": {"limits": [{"type": "Container", "default": {"cpu": "300m"}}]},
+        }
+    ).replace("LimitRange", "Limit\\u0052ange")
+    assert "LimitRange" not in escaped
+    same([("d.json", json.dumps(dump(6, 2), indent=4)), ("p.json", escaped)])
+
+
+@settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow])
+@given(n=st.integers(0, 12), seed=st.integers(0, 1000), as_json=st.booleans())
+def test_random_dumps_in_slices_are_the_whole_check(n: int, seed: int, as_json: bool) -> None:
+    data = dump(n, seed)
+    text = json.dumps(data, indent=4) if as_json else dump_yaml(data)
+    whole = check_texts([("d", text)])
+    got = CheckStream([("d", text)], jobs=1, slice_items=1 + seed % 4).document()
+    assert orjson.dumps(got) == orjson.dumps(whole)

@@ -1,0 +1,114 @@
+"""A cluster dump read a slice of items at a time reads exactly as the whole dump does."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from designer.k8s.manifest import dump_yaml, read_documents
+from designer.k8s.manifest.split import SplitError, split_list
+
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**6), 10**6)
+    | st.text(
+        alphabet=st.sampled_from(list("ab- :#'\"\n\t*&!|>{}[],0123456789yYnN~")),
+        max_size=12,
+    )
+)
+values = st.recursive(
+    scalars,
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.text(alphabet="abkind-", min_size=1, max_size=6), inner, max_size=3)
+    ),
+    max_leaves=10,
+)
+
+
+@st.composite
+def dumps(draw: Any) -> dict[str, Any]:
+    items = []
+    for i in range(draw(st.integers(2, 6))):
+        item = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": f"p{i}"}}
+        item["spec"] = draw(st.dictionaries(st.sampled_from(["a", "b", "c"]), values, max_size=3))
+        items.append(item)
+    return {"apiVersion": "v1", "items": items, "kind": "List", "metadata": {"resourceVersion": ""}}
+
+
+def whole(data: bytes) -> Any:
+    (doc,) = read_documents(data)
+    return doc.data
+
+
+def sliced(data: bytes, cuts: list[int]) -> list[Any]:
+    parts = split_list(data)
+    assert parts is not None
+    n = len(parts.items)
+    bounds = sorted({0, n, *(c % (n + 1) for c in cuts)})
+    out: list[Any] = []
+    for first, last in zip(bounds, bounds[1:], strict=False):
+        out += parts.read(first, last)
+    assert parts.document.data == {**whole(data), "items": []}
+    return out
+
+
+@settings(max_examples=200)
+@given(dump=dumps(), cuts=st.lists(st.integers(0, 10), max_size=3))
+def test_a_yaml_dump_reads_the_same_in_slices(dump: dict[str, Any], cuts: list[int]) -> None:
+    data = dump_yaml(dump).encode()
+    assert sliced(data, cuts) == whole(data)["items"]
+
+
+@settings(max_examples=200)
+@given(dump=dumps(), cuts=st.lists(st.integers(0, 10), max_size=3))
+def test_a_json_dump_reads_the_same_in_slices(dump: dict[str, Any], cuts: list[int]) -> None:
+    data = json.dumps(dump, indent=4).encode()
+    assert sliced(data, cuts) == whole(data)["items"]
+
+
+def test_the_document_keeps_its_line() -> None:
+    data = b"# dump\n\napiVersion: v1\nitems:\n- kind: Pod\n- kind: Pod\nkind: List\n"
+    parts = split_list(data)
+    assert parts is not None and parts.document.line == 3 == read_documents(data)[0].line
+
+
+CUT_WRONG_OR_NOT_AT_ALL = [
+    # A double-quoted scalar whose continuation line starts at column 0 with "- ".
+    b'items:\n- kind: Pod\n  metadata:\n    annotations:\n      a: "x\n- y"\n- kind: Pod\n',
+    # An alias to an anchor in another item.
+    b"items:\n- &p\n  kind: Pod\n- *p\nkind: List\n",
+    # Block scalars whose lines look like entries when they are not at column 0.
+    b"items:\n- kind: Pod\n  data: |\n    - not an item\n- kind: Pod\n",
+    # Two items keys: the last wins in the whole document.
+    b"items:\n- kind: Pod\n- kind: Pod\nitems:\n- kind: Service\n",
+    # A flow sequence spread over lines.
+    b"items: [\n- 1\n]\n",
+    # An indented sequence.
+    b"items:\n  - kind: Pod\n  - kind: Pod\n",
+    # Tabs, CRLF, directives and documents.
+    b"items:\n- kind: Pod\n-\tkind: Pod\n",
+    b"items:\r\n- kind: Pod\r\n- kind: Pod\r\n",
+    b"%YAML 1.1\n---\nitems:\n- kind: Pod\n- kind: Pod\n",
+    b"items:\n- kind: Pod\n- kind: Pod\n---\nkind: Pod\n",
+    b'{\n    "apiVersion": "v1",\n    "items": [\n        {\n            "a": 1\n        },\n'
+    b'        {\n            "a": 2\n        }\n    ],\n    "items": []\n}\n',
+]
+
+
+@pytest.mark.parametrize("data", CUT_WRONG_OR_NOT_AT_ALL)
+def test_a_text_the_cut_could_change_is_read_whole(data: bytes) -> None:
+    docs = read_documents(data)
+    parts = split_list(data)
+    if parts is None:
+        return
+    try:
+        items = parts.read(0, len(parts.items))
+    except SplitError:
+        return
+    assert len(docs) == 1 and docs[0].data["items"] == items
