@@ -235,6 +235,12 @@ def analysis_from_check(
                 "reason_messages": [message_data(r.message) for r in checked.report.qos.reasons]
                 if checked.report.qos and not checked.workload.path_map
                 else [],
+                # Advice for the workload type the object opens as (design.advice), kept as
+                # (template, params) so each viewer reads it in the page's language.
+                "advice": [
+                    {"message": message_data(a.message), "reason": message_data(a.reason)}
+                    for a in checked.advice
+                ],
                 "template_manifest": _template(checked),
                 # issue 11: what rebuilds the object (None: a Pod, or objects not kept).
                 "origin": _origin_row(checked, kept)
@@ -426,6 +432,19 @@ def _reason_texts(row: dict[str, Any]) -> list[str]:
     return list(row["reasons"])
 
 
+def _advice_texts(row: dict[str, Any]) -> list[dict[str, str]]:
+    """The row's advice in the page's language (none for analyses stored before it)."""
+    out = []
+    for item in row.get("advice") or []:
+        message = message_from_data(item.get("message"))
+        reason = message_from_data(item.get("reason"))
+        if message is not None:
+            out.append(
+                {"message": translate(message), "reason": translate(reason) if reason else ""}
+            )
+    return out
+
+
 def _message_text(data: Any) -> str:
     message = message_from_data(data)
     return translate(message) if message else ""
@@ -466,6 +485,7 @@ def _row_view(index: int, row: dict[str, Any], objects: list[Any] | None = None)
             for n in row.get("version_notes") or []
         ],
         "reason_texts": _reason_texts(row),
+        "advice_texts": _advice_texts(row),
         "index": index,
         "qos_label": QOS_LABELS.get(row["qos"] or UNKNOWN_QOS, row["qos"]),
         "qos_css": (row["qos"] or UNKNOWN_QOS).lower(),

@@ -309,6 +309,12 @@ class PolicyOut(Schema):
     )
 
 
+class AdviceOut(Schema):
+    code: str = Field(description="the advice rule, e.g. gpu-best-effort")
+    message: str
+    reason: str
+
+
 class CheckedObjectOut(Schema):
     """One pod template (a PyTorchJob has one per replica type)."""
 
@@ -347,6 +353,13 @@ class CheckedObjectOut(Schema):
     errors: list[FieldErrorOut]
     warnings: list[FieldWarningOut]
     qosReasons: list[str]  # noqa: N815
+    advice: list[AdviceOut] = Field(
+        default_factory=list,
+        description="not errors but choices that cost evictions, stalls or wasted capacity: "
+        "the rules for every workload type, plus for a Deployment or StatefulSet those of "
+        "online inference and for a Job or CronJob those of batch work (the workload type "
+        "the designer opens it as)",
+    )
     claims: list[dict[str, Any]] = Field(
         default_factory=list,
         description="one entry per spec.resourceClaims[i] (Dynamic Resource Allocation): name, "

@@ -17,6 +17,7 @@ from typing import Any, get_args
 from django import forms
 from django.http import QueryDict
 from django.urls import reverse_lazy
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from pydantic import BaseModel, ValidationError
 
@@ -53,25 +54,32 @@ QUANTITY_HELP = {
 }
 
 
+def example(text: str) -> Any:
+    """A placeholder that cannot be taken for a value: an example, said to be one (and shown
+    in the lighter, slanted hint style of app.css)."""
+    return format_lazy(_("e.g. {example}"), example=text)
+
+
+def default_shown(text: Any) -> Any:
+    """A placeholder for what an empty field means."""
+    return format_lazy(_("empty: {default}"), default=text)
+
+
 class QuantityInput(forms.TextInput):
-    def __init__(self, placeholder: str) -> None:
-        super().__init__(
-            attrs={
-                "placeholder": placeholder,
-                "autocomplete": "off",
-                "spellcheck": "false",
-                "inputmode": "text",
-                "class": "qty",
-            }
-        )
+    def __init__(self, placeholder: Any = None) -> None:
+        attrs = {"autocomplete": "off", "spellcheck": "false", "inputmode": "text", "class": "qty"}
+        if placeholder is not None:  # (a lazy text: not evaluated at import time)
+            attrs["placeholder"] = placeholder
+        super().__init__(attrs=attrs)
 
 
-def quantity_field(label: str, placeholder: str) -> forms.CharField:
+def quantity_field(label: str, placeholder: str, help_text: Any = "") -> forms.CharField:
     return forms.CharField(
         label=label,
         required=False,
         max_length=QUANTITY_MAX,
-        widget=QuantityInput(placeholder),
+        widget=QuantityInput(example(placeholder)),
+        help_text=help_text,
     )
 
 
@@ -409,7 +417,7 @@ class PodForm(LiveForm):
         label=_("Labels"),
         required=False,
         max_length=5000,
-        widget=forms.Textarea(attrs={"rows": 2, "placeholder": "app=trainer"}),
+        widget=forms.Textarea(attrs={"rows": 2, "placeholder": example("app=trainer")}),
         help_text=_("One key=value per line."),
     )
     priority_class_name = forms.CharField(label=_("Priority class"), required=False, max_length=300)
@@ -426,7 +434,10 @@ class PodForm(LiveForm):
         required=False,
         max_length=5000,
         widget=forms.Textarea(
-            attrs={"rows": 2, "placeholder": "nvidia.com/gpu.product=NVIDIA-A100-SXM4-80GB"}
+            attrs={
+                "rows": 2,
+                "placeholder": example("nvidia.com/gpu.product=NVIDIA-A100-SXM4-80GB"),
+            }
         ),
         help_text=_("One key=value per line."),
     )
@@ -450,15 +461,22 @@ class PodForm(LiveForm):
         required=False,
         max_length=20,
         widget=forms.TextInput(
-            attrs={"placeholder": "20", "inputmode": "decimal", **action_attrs("gpu")}
+            attrs={"placeholder": example("20"), "inputmode": "decimal", **action_attrs("gpu")}
         ),
-        help_text=_("Picks the smallest MIG profile that fits."),
+        help_text=_(
+            "With no profile picked, the smallest MIG profile of the GPU that holds it is used; "
+            "a picked profile is kept and checked against it."
+        ),
     )
+    # Every known profile is accepted (a profile of another GPU model gets the engine's own
+    # message, naming the model's profiles); the page lists only the chosen model's
+    # (presenter, from Plan.mig_profiles).
     gpu_profile = forms.ChoiceField(
         label=_("MIG profile"),
         required=False,
         choices=_profile_choices(),
         widget=forms.Select(attrs=action_attrs("gpu")),
+        help_text=_("The profiles of the chosen GPU model, smallest first."),
     )
     gpu_rename_shared = forms.BooleanField(
         label=_("The cluster renames shared GPUs to nvidia.com/gpu.shared"),
@@ -562,6 +580,52 @@ class PodForm(LiveForm):
     node_cpu = quantity_field(_("Node vCPUs"), "96")
     node_memory = quantity_field(_("Node memory"), "1152Gi")
     node_gpus = quantity_field(_("GPU count of the node"), "8")
+    # How the node's device plugin shares its GPUs (with the GPU sharing mode above).
+    node_mig_layout = forms.CharField(
+        label=_("MIG layout of the node"),
+        required=False,
+        max_length=1000,
+        widget=forms.TextInput(
+            attrs={
+                "placeholder": example("4: 3g.40gb=2; 4: 1g.10gb=7"),
+                "autocomplete": "off",
+                "spellcheck": "false",
+            }
+        ),
+        help_text=_(
+            "Each GPU's slices as profile=count; a GPU count and a colon in front give GPUs "
+            "different layouts; or a mig-parted name such as all-balanced. Empty: every GPU in "
+            "the chosen profile."
+        ),
+    )
+    node_gpu_replicas = forms.CharField(
+        label=_("Replicas per GPU"),
+        required=False,
+        max_length=10,
+        widget=forms.TextInput(attrs={"placeholder": example("4"), "inputmode": "numeric"}),
+        help_text=_("The replicas of the device plugin's sharing configuration."),
+    )
+    # The node's kubelet configuration (KubeletConfiguration cpuCFSQuota, cpuCFSQuotaPeriod).
+    node_cpu_cfs_quota = forms.TypedChoiceField(
+        label=_("cpuCFSQuota"),
+        required=False,
+        # "on" as the addresses made before this field existed say it (design_query).
+        choices=[
+            ("on", _("true (the default): CPU limits are enforced")),
+            ("off", _("false: CPU limits are not enforced")),
+        ],
+        coerce=lambda value: value == "on",
+        empty_value="",
+    )
+    node_cpu_cfs_quota_period = forms.CharField(
+        label=_("cpuCFSQuotaPeriod"),
+        required=False,
+        max_length=30,
+        widget=forms.TextInput(
+            attrs={"placeholder": default_shown("100ms"), "autocomplete": "off", "class": "qty"}
+        ),
+        help_text=_("A Go duration such as 100ms or 5000us."),
+    )
     node_gpu_resource = forms.CharField(
         label=_("Node GPU resource"),
         required=False,
@@ -597,7 +661,7 @@ class PodForm(LiveForm):
         label=_("Headroom %"),
         required=False,
         max_length=6,
-        widget=forms.TextInput(attrs={"placeholder": "25", "inputmode": "decimal"}),
+        widget=forms.TextInput(attrs={"placeholder": default_shown("25"), "inputmode": "decimal"}),
     )
 
     # Export as (the object wrapping the pod template).
@@ -612,13 +676,13 @@ class PodForm(LiveForm):
         label=_("maxSurge"),
         required=False,
         max_length=10,
-        widget=forms.TextInput(attrs={"placeholder": _("auto")}),
+        widget=forms.TextInput(attrs={"placeholder": default_shown(_("auto"))}),
     )
     export_max_unavailable = forms.CharField(
         label=_("maxUnavailable"),
         required=False,
         max_length=10,
-        widget=forms.TextInput(attrs={"placeholder": _("auto")}),
+        widget=forms.TextInput(attrs={"placeholder": default_shown(_("auto"))}),
     )
     export_hpa = forms.BooleanField(
         label=_("Add a HorizontalPodAutoscaler"),
@@ -684,6 +748,10 @@ class PodForm(LiveForm):
     origin = forms.CharField(required=False, widget=forms.HiddenInput, max_length=64)
     # ==== end of issue 11
     base = forms.CharField(required=False, widget=forms.HiddenInput, max_length=3_000_000)
+    # The fields the user edited (names of this form and the container forms, comma
+    # separated): a preset leaves them as they are (design.actions.apply_action). Not part of
+    # the design; app.js adds a field's name when the user edits it.
+    touched = forms.CharField(required=False, widget=forms.HiddenInput, max_length=20_000)
 
     def clean_labels(self) -> dict[str, str]:
         try:
@@ -719,13 +787,18 @@ class ContainerForm(LiveForm):
         label=_("Command"),
         required=False,
         max_length=5000,
-        widget=forms.TextInput(attrs={"placeholder": "python train.py --epochs 10"}),
+        widget=forms.TextInput(attrs={"placeholder": example("python train.py --epochs 10")}),
     )
     cpu_request = quantity_field(_("CPU request"), "2 or 500m")
     cpu_limit = quantity_field(_("CPU limit"), "2 or 500m")
     memory_request = quantity_field(_("Memory request"), "16Gi")
     memory_limit = quantity_field(_("Memory limit"), "16Gi")
-    gpus = quantity_field(_("GPUs"), "0")
+    gpus = forms.CharField(
+        label=_("GPUs"),
+        required=False,
+        max_length=QUANTITY_MAX,
+        widget=QuantityInput(),
+    )
     gpu_resource = forms.CharField(
         label=_("GPU resource name"),
         required=False,
@@ -739,7 +812,7 @@ class ContainerForm(LiveForm):
         required=False,
         max_length=5000,
         widget=forms.Textarea(
-            attrs={"rows": 2, "placeholder": "hugepages-2Mi=1Gi\nexample.com/fpga=1/1"}
+            attrs={"rows": 2, "placeholder": example("hugepages-2Mi=1Gi, example.com/fpga=1/1")}
         ),
         help_text=_("One per line: name=limit, or name=request/limit."),
     )
@@ -816,7 +889,13 @@ def design_initial(design: Design) -> tuple[dict[str, Any], list[dict[str, Any]]
     }
     for group in CHOICE_GROUPS:
         for name, value in getattr(design, group).model_dump().items():
-            pod[f"{group}_{name}"] = value
+            key = f"{group}_{name}"
+            if isinstance(value, bool) and not isinstance(
+                PodForm.base_fields.get(key), forms.BooleanField
+            ):
+                # A yes/no select (cpuCFSQuota): an absent parameter keeps the default.
+                value = "on" if value else "off"
+            pod[key] = value
     # The DRA claim's lists as their fields hold them: selectors one per line, the
     # alternatives as rows (see AlternativesField), shared_by as checked names.
     if design.gpu.mode == DRA_MODE:
@@ -964,6 +1043,43 @@ def design_from_query(data: QueryDict) -> Design | None:
     except _Fallback:
         return None
     return _design(pod, containers)
+
+
+# --- the user's edited fields (the hidden "touched" field) --------------------------------
+
+_TOUCHED_CONTAINER = re.compile(r"^c-(\d+)-(\w+)$")
+_ENGINE_CONTAINER = re.compile(r"^containers\[(\d+)\]\.(\w+)$")
+
+
+def touched_keys(text: str) -> frozenset[str]:
+    """The engine's keys ("name", "containers[0].cpu_request") for the form field names the
+    page lists as edited ("name", "c-0-cpu_request"); names that are no field are ignored."""
+    keys = set()
+    for name in text.split(","):
+        name = name.strip()
+        match = _TOUCHED_CONTAINER.match(name)
+        if match and match.group(2) in ContainerForm.base_fields:
+            keys.add(f"containers[{int(match.group(1))}].{match.group(2)}")
+        elif name in PodForm.base_fields:
+            keys.add(name)
+    return frozenset(keys)
+
+
+def touched_text(keys: frozenset[str] | set[str]) -> str:
+    """The inverse of touched_keys: form field names, comma separated, in a stable order."""
+    names = []
+    for key in keys:
+        match = _ENGINE_CONTAINER.match(key)
+        names.append(f"c-{match.group(1)}-{match.group(2)}" if match else key)
+    return ",".join(sorted(names))
+
+
+def field_label(key: str) -> Any:
+    """The form label of an engine key ("containers[0].cpu_request" → "CPU request")."""
+    match = _ENGINE_CONTAINER.match(key)
+    fields = ContainerForm.base_fields if match else PodForm.base_fields
+    field = fields.get(match.group(2) if match else key)
+    return field.label if field is not None else key
 
 
 # --- the cluster: the Kubernetes version and the namespace's policy ---------------------------

@@ -28,7 +28,10 @@ from designer.forms import (
     export_kind_choices,
     field_for_choice,
     field_for_path,
+    field_label,
+    format_pairs,
     page_query,
+    touched_text,
 )
 from designer.i18n import translate
 from designer.k8s.apiserver import cluster_version
@@ -56,6 +59,7 @@ from designer.k8s.design import (
     workload_type,
 )
 from designer.k8s.dra import KNOWN_DEVICE_CLASSES, KNOWN_GPU_PRODUCTS
+from designer.k8s.gpu import mig_profiles
 
 
 @dataclass
@@ -77,6 +81,8 @@ class Results:
     slots: dict[str, list[FieldMessage]] = field(default_factory=dict)
     form_invalid: bool = False
     rendered: Rendered | None = None
+    # The user's edited fields (engine keys), as the page sent them or the action left them.
+    touched: frozenset[str] = frozenset()
     # Optional PodForm fields to show when the forms could not make a design (the engine
     # cannot say which apply): those of the section the form says is chosen, as typed.
     kept_fields: frozenset[str] = frozenset()
@@ -109,16 +115,19 @@ def design_results(
     *,
     action: str = "",
     changed: str = "",
+    touched: frozenset[str] = frozenset(),
+    was: str = "",
     problem: Message | None = None,
     cluster: Cluster | None = None,
     cluster_form: ClusterForm | None = None,
     notice: Message | None = None,
 ) -> Results:
-    """Run the engine once on a design (after a button's ``action``) and place its messages
-    beside the form fields (and the forms' own errors, when there are forms: the live
-    update's fast path has none, see forms.design_from_query). ``problem`` is a message for
-    the whole pod (e.g. an unknown workload type in a deep link). ``cluster`` is the
-    Kubernetes version and namespace policy to answer for (default: the newest, none)."""
+    """Run the engine once on a design (after a button's ``action``; ``changed``,
+    ``touched``, ``was``: see design.apply_action) and place its messages beside the form
+    fields (and the forms' own errors, when there are forms: the live update's fast path has
+    none, see forms.design_from_query). ``problem`` is a message for the whole pod (e.g. an
+    unknown workload type in a deep link). ``cluster`` is the Kubernetes version and
+    namespace policy to answer for (default: the newest, none)."""
     slots: dict[str, list[FieldMessage]] = {}
     cluster = cluster or Cluster()
 
@@ -150,6 +159,7 @@ def design_results(
             None,
             slots=slots,
             form_invalid=True,
+            touched=touched,
             kept_fields=_kept(pod_form),
             cluster=cluster,
         )
@@ -159,13 +169,15 @@ def design_results(
             design,
             action,
             changed,
+            touched=touched,
+            was=was,
             version=cluster_version(cluster.kubernetes_version),
             # Read once per request, and only when there is one.
             namespace_policy=cluster.namespace_policy if cluster.has_policy else None,
         )
     except DesignError as exc:
         add("err-pod", FieldMessage("error", translate(exc.message)))
-        return Results(None, None, slots=slots, form_invalid=True, cluster=cluster)
+        return Results(None, None, slots=slots, form_invalid=True, cluster=cluster, touched=touched)
     design = rendered.design
     report = rendered.report
     for err in report.errors:
@@ -229,7 +241,13 @@ def design_results(
         add(slot_id(hint.container, hint.field), FieldMessage(hint.level, translate(hint.message)))
     _namespace_slots(rendered, add)
     return Results(
-        design, report, yaml=rendered.yaml, slots=slots, rendered=rendered, cluster=cluster
+        design,
+        report,
+        yaml=rendered.yaml,
+        slots=slots,
+        rendered=rendered,
+        cluster=cluster,
+        touched=rendered.touched,
     )
 
 
@@ -289,11 +307,14 @@ NODE_SECTION = (
     "node.gpu_resource",
     "node.provider",
     "node.manifest",
+    "node.mig_layout",
+    "node.gpu_replicas",
     "node.resource_slices",
     "node.max_pods",
     "node.ds_cpu",
     "node.ds_memory",
 )
+KUBELET_SECTION = ("node.cpu_cfs_quota", "node.cpu_cfs_quota_period")
 EXPORT_SECTION = (
     "export.replicas",
     "export.max_surge",
@@ -314,7 +335,8 @@ EXPORT_SECTION = (
     "export.storage_uri",
 )
 OPTIONAL = frozenset(
-    field_for_choice(f) for f in (*GPU_SECTION, *DRA_SECTION, *NODE_SECTION, *EXPORT_SECTION)
+    field_for_choice(f)
+    for f in (*GPU_SECTION, *DRA_SECTION, *NODE_SECTION, *KUBELET_SECTION, *EXPORT_SECTION)
 )
 
 
@@ -322,9 +344,9 @@ def shown_pod_fields(results: Results) -> set[str]:
     """The PodForm fields the page shows: every field but the optional ones, and of those the
     ones the engine says apply (MIG fields for a MIG mode, node fields for the chosen node
     source, the export kind's settings)."""
-    # workload and size are rendered by hand (htmx preset selects), base and origin are
-    # hidden: no slot.
-    shown = set(PodForm.base_fields) - OPTIONAL - {"workload", "size", "base", "origin"}
+    # workload and size are rendered by hand (htmx preset selects); base, origin and
+    # touched are hidden: no slot.
+    shown = set(PodForm.base_fields) - OPTIONAL - {"workload", "size", "base", "origin", "touched"}
     if results.rendered is None:
         return shown | results.kept_fields
     return shown | {field_for_choice(f) for f in results.rendered.applicable}
@@ -456,7 +478,12 @@ def _plan_context(results: Results) -> dict[str, Any]:
     if plan is None:
         return {}
     view = plan.node_view
+    unreadable = {u.resource for u in view.unreadable}
     context: dict[str, Any] = {
+        # The cgroup columns that depend on an unreadable value show "unknown", not "—"
+        # (which means the kubelet leaves the value unset).
+        "cpu_unknown": "cpu" in unreadable,
+        "memory_unknown": "memory" in unreadable,
         "eviction_order": translate(view.eviction_order),
         "throttling_text": translate(view.throttling),
         "node_containers": [
@@ -559,7 +586,9 @@ def _claims_fit_context(results: Results) -> dict[str, Any]:
 
 
 def _resource_rows(results: Results) -> list[tuple[str, str, str]]:
-    """What the scheduler sees: the admitted pod's sums when a namespace policy applies."""
+    """What the scheduler sees: the admitted pod's sums when a namespace policy applies. A
+    resource with a value that cannot be read says so in its column (it is left out of the
+    sum, which is therefore unknown)."""
     report = results.report
     if report is None:
         return []
@@ -567,6 +596,12 @@ def _resource_rows(results: Results) -> list[tuple[str, str, str]]:
     admitted = ns.admission if ns else None
     requests = format_resources(admitted.requests if admitted else report.requests)
     limits = format_resources(admitted.limits if admitted else report.limits)
+    unknown = gettext("unknown") if report.unreadable else ""
+    for u in report.unreadable:
+        # A request defaults to its limit: an unreadable limit leaves the request unknown
+        # too when the container sets no request of that resource.
+        column = limits if ".limits[" in u.field else requests
+        column[u.resource] = unknown
     names = list(requests) + [n for n in limits if n not in requests]
     return [(n, requests.get(n, ""), limits.get(n, "")) for n in names]
 
@@ -624,20 +659,49 @@ ADD_ACTIONS = (
 )
 
 
+def with_touched(query: str, touched: frozenset[str]) -> str:
+    """The address bar's query: the page's, and the fields the user edited (so a reload
+    keeps them from the next preset)."""
+    return f"{query}&{urlencode({'touched': touched_text(touched)})}" if touched else query
+
+
+SIZE_CHOICES = PodForm.base_fields["size"].choices
+
+
+def _legends(design: Design | None) -> list[dict[str, Any]]:
+    """Each container fieldset's heading: its kind, its name and its field path, as the
+    design now has them (a live answer refreshes them out of band)."""
+    if design is None:
+        return []
+    paths = design.container_paths()
+    return [
+        {"index": i, "role": c.role, "name": c.name, "path": paths[i]}
+        for i, c in enumerate(design.containers)
+    ]
+
+
 def results_context(results: Results, *, oob: bool, containers: int | None = None) -> dict:
     """The results panel's context (no forms needed). ``oob``: the answer also refreshes every
-    field's message slot; ``containers``: how many container fieldsets the page has (the
-    design's, unless the form could not make one)."""
+    field's message slot, the size preset, the container headings and the status bar;
+    ``containers``: how many container fieldsets the page has (the design's, unless the form
+    could not make one)."""
     design = results.design
     rendered = results.rendered
     count = len(design.containers) if containers is None and design else containers or 0
+    slots = _all_slot_ids(count, results)
     query = page_query(design, results.cluster) if design else {}
     claim_lines = rendered.claim_explanation if rendered else ()
+    share_query = urlencode(query)
     return {
         "results": results,
         "report": results.report,
-        "query": urlencode(query),
+        "query": with_touched(share_query, results.touched) if design else "",
+        "share_query": share_query,
         "download_query": urlencode({k: v for k, v in query.items() if k not in _NOT_FOR_DOWNLOAD}),
+        "error_count": results.error_count,
+        "size_choices": SIZE_CHOICES,
+        "size_value": design.size if design else "",
+        "legends": _legends(design) if count == len(design.containers if design else []) else [],
         "resource_rows": _resource_rows(results),
         **_plan_context(results),
         **_claims_context(results),
@@ -658,7 +722,7 @@ def results_context(results: Results, *, oob: bool, containers: int | None = Non
         ],
         **_qos_context(results),
         "oob": oob,
-        "all_slots": _all_slot_ids(count, results),
+        "all_slots": slots,
     }
 
 
@@ -678,6 +742,8 @@ def designer_context(
     container_forms = list(formset.forms)
     container_paths = design.container_paths() if design else []
     shown = shown_pod_fields(results)
+    _offer_model_profiles(pod_form, results)
+    legends = _legends(design) if design and len(design.containers) == len(container_forms) else []
     dra = _dra_form_context(pod_form, container_forms, results, shown)
     # issue 11: the workload type's export kinds first (its record says which).
     pod_form.fields["export_kind"].choices = export_kind_choices(spec.id)
@@ -693,12 +759,24 @@ def designer_context(
                 "slot_id": f"err-c-{i}",
                 "removable": removable(design, i) if design else True,
                 "path": container_paths[i] if i < len(container_paths) else "",
+                "legend": legends[i]
+                if i < len(legends)
+                else {
+                    "index": i,
+                    "role": f["role"].value(),
+                    "name": f["name"].value() or "",
+                    "path": "",
+                },
             }
             for i, f in enumerate(container_forms)
         ],
         "workload": spec,
         "gpu_choices": GPU_RESOURCE_CHOICES,
         "add_actions": ADD_ACTIONS,
+        "kept_edits": _kept_edits(results),
+        # Without a design (form errors) the select shows what was sent.
+        "size_value": design.size if design else pod_form["size"].value() or "",
+        "touched_text": touched_text(results.touched),
         "dra": dra,
         # issue 11: suggestions for the operators' settings, and the origin's actions.
         "runtime_choices": runtime_choices(),
@@ -710,10 +788,57 @@ def designer_context(
             for key, section in (
                 ("gpu_fields", GPU_SECTION),
                 ("node_fields", NODE_SECTION),
+                ("kubelet_fields", KUBELET_SECTION),
                 ("export_fields", EXPORT_SECTION),
             )
         },
     }
+
+
+def _offer_model_profiles(pod_form: PodForm, results: Results) -> None:
+    """The MIG profile select lists the chosen GPU model's profiles only (and the current
+    value when it is not one of them, so the select shows what the engine complains about)."""
+    plan = results.plan
+    if plan is not None:
+        profiles = plan.mig_profiles
+    else:
+        try:
+            profiles = mig_profiles(str(pod_form["gpu_model"].value() or ""))
+        except ValueError:
+            profiles = ()
+    names = [p.name for p in profiles]
+    current = str(pod_form["gpu_profile"].value() or "")
+    if current and current not in names:
+        names.append(current)
+    pod_form.fields["gpu_profile"].choices = [("", "—")] + [(n, n) for n in names]
+
+
+def _shown_value(value: Any) -> str:
+    if isinstance(value, dict):
+        return format_pairs(value).replace("\n", ", ")
+    return str(value) if value not in (None, "") else "—"
+
+
+def _kept_edits(results: Results) -> list[dict[str, Any]]:
+    """The edits a preset kept, with their form labels, for the notice beside the preset."""
+    rendered = results.rendered
+    if rendered is None or results.design is None:
+        return []
+    containers = results.design.containers
+    out = []
+    for kept in rendered.kept:
+        container = kept.container
+        out.append(
+            {
+                "label": field_label(kept.field),
+                "container": containers[container].name
+                if container is not None and container < len(containers)
+                else "",
+                "value": _shown_value(kept.value),
+                "preset": _shown_value(kept.preset),
+            }
+        )
+    return out
 
 
 def _dra_form_context(

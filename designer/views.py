@@ -28,12 +28,20 @@ from designer.forms import (
     design_from_query,
     design_initial,
     page_query,
+    touched_keys,
+    touched_text,
 )
 from designer.k8s.core import Message
 from designer.k8s.design import Design, UnknownWorkloadType, preset_design
 from designer.models import SharedCluster
 from designer.origins import keep_origin, resolve_origin
-from designer.presenter import Results, design_results, designer_context, results_context
+from designer.presenter import (
+    Results,
+    design_results,
+    designer_context,
+    results_context,
+    with_touched,
+)
 
 log = logging.getLogger("designer.views")
 
@@ -57,13 +65,15 @@ def _bind_cluster(data: QueryDict | dict[str, str]) -> tuple[ClusterForm | None,
     return form, cluster_from_forms(form)
 
 
-def _unbound(design: Design) -> tuple[PodForm, Any]:
+def _unbound(design: Design, touched: frozenset[str] = frozenset()) -> tuple[PodForm, Any]:
     pod_initial, containers = design_initial(design)
+    pod_initial["touched"] = touched_text(touched)
     return PodForm(initial=pod_initial), ContainerFormSet(initial=containers, prefix="c")
 
 
-def _design_url(design: Design, cluster: Cluster) -> str:
-    return f"{reverse('index')}?{urlencode(page_query(design, cluster))}"
+def _design_url(design: Design, cluster: Cluster, touched: frozenset[str] = frozenset()) -> str:
+    query = with_touched(urlencode(page_query(design, cluster)), touched)
+    return f"{reverse('index')}?{query}"
 
 
 @require_http_methods(["GET", "HEAD"])
@@ -72,6 +82,8 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
     """The designer. The query string holds the whole design, so every URL is shareable."""
     data = request.GET
     action = data.get("action", "")
+    # The fields the user edited (issue 16): a preset leaves them alone.
+    touched = touched_keys(data.get("touched", ""))
     # A full design carries the formset's management fields; a bare "?workload=inference"
     # (a deep link to a workload type) starts from that type's preset.
     if "c-TOTAL_FORMS" in data:
@@ -82,7 +94,8 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
             cluster = cluster_from_query(data)
             if design is not None and cluster is not None:
                 return _render_results(
-                    request, design_results(design, cluster=cluster, notice=notice)
+                    request,
+                    design_results(design, cluster=cluster, touched=touched, notice=notice),
                 )
         pod_form, formset, design = _bind(data)
         design, notice = resolve_origin(design)
@@ -93,6 +106,8 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
             formset,
             action=action,
             changed=data.get("changed", ""),
+            touched=touched,
+            was=data.get("was", ""),
             cluster=cluster,
             cluster_form=cluster_form,
             notice=notice,
@@ -101,10 +116,10 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
             if not request.htmx:
                 # Without JavaScript, a button click lands on the canonical URL so a
                 # reload does not repeat it.
-                return redirect(_design_url(results.design, cluster))
+                return redirect(_design_url(results.design, cluster, results.touched))
             # The action changed the design: the form shows the new one (a valid form had
             # no form errors, so the results stand as they are).
-            pod_form, formset = _unbound(results.design)
+            pod_form, formset = _unbound(results.design, results.touched)
         return _render_designer(request, pod_form, formset, results, cluster_form)
     problem: Message | None = None
     try:

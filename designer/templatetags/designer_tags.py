@@ -4,12 +4,14 @@ field rows and the live answers both need it many times per page."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django import template
+from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import get_language, gettext, ngettext, pgettext
 
 from designer.k8s.apiserver import DEFAULT_VERSION, SUPPORTED_VERSIONS
 
@@ -51,6 +53,15 @@ def _message(message: Any) -> SafeString:
 
 
 @register.simple_tag
+def field_input(field: Any) -> SafeString:
+    """A form field's input, described by its help text and its message slot (so a screen
+    reader reads the field's errors and hints with it, as the live answers change them)."""
+    ids = [f"help-{field.auto_id}"] if field.help_text else []
+    ids.append(f"err-{field.auto_id}")
+    return field.as_widget(attrs={"aria-describedby": " ".join(ids)})
+
+
+@register.simple_tag
 def messages_slot(slot_id: str, messages: list, oob: bool = False) -> SafeString:
     """One slot with its messages; ``oob``: swapped out of band into the page by htmx."""
     body = format_html_join("", "{}", ((_message(m),) for m in messages))
@@ -68,6 +79,90 @@ def messages_slots(slots: list[dict[str, Any]]) -> SafeString:
     """Every slot of the page, out of band: a live answer refreshes (or clears) each of them."""
     return format_html_join(
         "", "{}", ((messages_slot(s["id"], s["messages"], True),) for s in slots)
+    )
+
+
+# --- issue 16: the parts a live answer refreshes besides the slots --------------------------
+# Built here rather than in included templates: every live answer renders them, and an
+# include costs more than the whole of its HTML (bench/bench_live.py).
+
+
+def _swap(oob: bool) -> SafeString:
+    return SafeString(' hx-swap-oob="true"' if oob else "")
+
+
+@register.simple_tag
+def live_status(results: Any, error_count: int, oob: bool = False) -> SafeString:
+    """A compact QoS class and error count, sticky on narrow screens while typing (app.css);
+    app.js reads ``data-announce`` into the polite live region when it changes."""
+    report = results.report if results else None
+    invalid = results is None or results.form_invalid
+    qos = None if invalid or report is None else report.qos_class
+    shown = qos or gettext("unknown")
+    if invalid:
+        announce = gettext("The form has errors")
+    else:
+        announce = ngettext(
+            "QoS class %(qos)s, %(n)s error", "QoS class %(qos)s, %(n)s errors", error_count
+        ) % {"qos": shown, "n": error_count}
+    errors = ngettext("%(n)s error", "%(n)s errors", error_count) % {"n": error_count}
+    return format_html(
+        '<div id="live-status" class="live-status qos-{}"{} data-announce="{}">'
+        '<span class="live-qos">{} <strong>{}</strong></span>'
+        '<span class="live-errors{}">{}</span>'
+        '<a href="#results" class="live-jump">{} ↓</a></div>',
+        (qos or "unknown").lower(),
+        _swap(oob),
+        announce,
+        gettext("QoS class:"),
+        shown,
+        " status-bad" if error_count else "",
+        errors,
+        gettext("Results"),
+    )
+
+
+@register.simple_tag
+def size_select(choices: Any, value: str, oob: bool = False) -> SafeString:
+    """The size preset select. A live answer swaps it: it says "Custom" once the sized fields
+    were edited. ``was`` tells the server what it showed, so choosing it again changes
+    nothing."""
+    return _size_select(tuple(choices), value, oob, get_language())
+
+
+@functools.lru_cache(maxsize=64)
+def _size_select(choices: tuple[Any, ...], value: str, oob: bool, language: str) -> SafeString:
+    # Five options in a few languages: built once each (``language`` keys the cache).
+    options = format_html_join(
+        "",
+        '<option value="{}"{}>{}</option>',
+        ((v, SafeString(" selected") if v == value else "", label) for v, label in choices),
+    )
+    return format_html(
+        '<select name="size" id="id_size" data-untracked{} hx-get="{}" hx-trigger="change" '
+        'hx-target="#designer" hx-vals=\'{{"action": "preset", "changed": "size", '
+        '"was": "{}"}}\'>{}</select>',
+        _swap(oob),
+        reverse("index"),
+        value,
+        options,
+    )
+
+
+ROLE_TITLES = {"sidecar": "Native sidecar", "init": "Init container", "app": "App container"}
+
+
+@register.simple_tag
+def container_legend(legend: dict[str, Any], oob: bool = False) -> SafeString:
+    """A container fieldset's heading: its kind, its name and its field path."""
+    title = gettext(ROLE_TITLES.get(legend["role"], "App container"))
+    return format_html(
+        '<legend id="legend-c-{}"{}>{} “{}” <code>{}</code></legend>',
+        legend["index"],
+        _swap(oob),
+        title,
+        legend["name"],
+        legend["path"],
     )
 
 

@@ -88,7 +88,7 @@ def test_switch_to_chinese_and_design_a_pod(live_server, page: Page, browser: Br
 
     # Design a pod: a live update, no reload, in Chinese.
     page.evaluate("window.__marker = 'no reload'")
-    field(page, "内存限制").fill("32Gi")
+    field(page, "内存 limit").fill("32Gi")
     expect(qos(page)).to_have_attribute("data-qos-class", "Burstable")
     assert page.evaluate("window.__marker") == "no reload"
     expect(page.locator("#manifest-yaml")).to_contain_text('memory: "32Gi"')
@@ -99,12 +99,12 @@ def test_switch_to_chinese_and_design_a_pod(live_server, page: Page, browser: Br
     expect(page.locator(".eviction")).to_contain_text("实际上在 BestEffort Pod 之后")
 
     # An API server error: English text, Chinese explanation beside it.
-    field(page, "CPU 限制").fill("1")
+    field(page, "CPU limit").fill("1")
     slot = page.locator("#err-id_c-0-cpu_request")
     expect(slot).to_contain_text("API 服务器拒绝：")
     expect(slot).to_contain_text("must be less than or equal to cpu limit of 1")
     expect(page.locator(".api-note").first).to_be_visible()
-    field(page, "CPU 限制").fill("4")
+    field(page, "CPU limit").fill("4")
     expect(slot).to_be_empty()
 
     page.screenshot(path=ARTIFACTS / "designer-zh-desktop.png", full_page=True)
@@ -140,7 +140,7 @@ def test_the_switch_works_without_javascript(live_server, browser: Browser) -> N
         expect(page.locator("html")).to_have_attribute("lang", "zh-hans")
         assert page.url == url
         assert page.locator("#manifest-yaml").text_content() == english_yaml
-        expect(field(page, "内存限制")).to_have_value("16Gi")
+        expect(field(page, "内存 limit")).to_have_value("16Gi")
     finally:
         context.close()
 
@@ -151,7 +151,7 @@ def test_a_browser_asking_for_chinese_gets_chinese(live_server, browser: Browser
         page = context.new_page()
         page.goto(live_server.url)
         expect(page.locator("html")).to_have_attribute("lang", "zh-hans")
-        expect(field(page, "CPU 请求")).to_be_visible()
+        expect(field(page, "CPU request")).to_be_visible()
     finally:
         context.close()
 

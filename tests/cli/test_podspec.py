@@ -79,6 +79,14 @@ def test_valid_pod_exits_0_and_prints_the_documented_json_shape(tmp_path: Path) 
         "errors": [],
         "warnings": [],
         "qosReasons": obj["qosReasons"],
+        # A bare Pod gets the advice for every workload type (here: no GPU toleration).
+        "advice": [
+            {
+                "code": "gpu-without-toleration",
+                "message": "GPUs requested without a toleration for the nvidia.com/gpu taint.",
+                "reason": obj["advice"][0]["reason"],
+            }
+        ],
         "claims": [],
         "admission": None,
         "versionNotes": [],

@@ -100,7 +100,63 @@ def test_the_json_document_has_the_documented_shape() -> None:
         "errors",
         "warnings",
         "qosReasons",
+        "advice",
         "claims",
         "admission",
         "versionNotes",
     }
+
+
+GPU_DEPLOYMENT = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: serve}
+spec:
+  template:
+    spec:
+      tolerations: [{key: nvidia.com/gpu, operator: Exists}]
+      containers:
+      - name: main
+        image: triton
+        resources:
+          limits: {nvidia.com/gpu: 1}
+        volumeMounts: [{name: cache, mountPath: /cache}]
+      volumes:
+      - {name: cache, emptyDir: {medium: Memory}}
+"""
+
+
+def test_a_best_effort_gpu_deployment_gets_advice_for_its_workload_type() -> None:
+    (obj,) = check_texts([("d.yaml", GPU_DEPLOYMENT)])["objects"]
+    assert obj["qosClass"] == "BestEffort"
+    by_code = {a["code"]: a for a in obj["advice"]}
+    assert "gpu-best-effort" in by_code
+    # A Deployment opens in the designer as online inference: its rules apply too.
+    assert "inference-requests-differ" in by_code
+    unbounded = by_code["memory-emptydir-without-size-limit"]["message"]
+    assert "spec.template.spec.volumes[0].emptyDir" in unbounded
+    assert set(by_code["gpu-best-effort"]) == {"code", "message", "reason"}
+
+
+def test_pods_of_one_template_share_advice_only_when_their_memory_volumes_agree() -> None:
+    pod = POD % "a" + "  volumes:\n  - {name: x, emptyDir: {medium: Memory}}\n"
+    other = POD % "b" + "  volumes:\n  - {name: x, emptyDir: {medium: Memory, sizeLimit: 1Gi}}\n"
+    first, second = check_texts([("p.yaml", pod + "---\n" + other)])["objects"]
+    assert "memory-emptydir-without-size-limit" in [a["code"] for a in first["advice"]]
+    assert "memory-emptydir-without-size-limit" not in [a["code"] for a in second["advice"]]
+
+
+def test_templates_of_kinds_opened_as_other_workload_types_do_not_share_advice() -> None:
+    template = (
+        "  template:\n    spec:\n      containers:\n      - name: main\n        image: x\n"
+        "        resources: {requests: {cpu: '1'}}\n"
+    )
+    text = (
+        "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: r}\nspec:\n"
+        + template
+        + "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n"
+        + template
+    )
+    replica_set, deployment = check_texts([("f.yaml", text)])["objects"]
+    assert "inference-requests-differ" not in [a["code"] for a in replica_set["advice"]]
+    assert "inference-requests-differ" in [a["code"] for a in deployment["advice"]]

@@ -24,6 +24,15 @@ quantities = st.sampled_from(["1", "500m", "1Gi", "128m", "-1", "x", 1, 0.5, Non
 container_names = st.sampled_from(["app", "side", "App", ""])
 
 
+shm_empty_dirs = st.sampled_from(
+    [
+        {"medium": "Memory"},
+        {"medium": "Memory", "sizeLimit": "1Gi"},
+        {"medium": "Memory", "sizeLimit": "64Gi"},
+        {},
+    ]
+)
+
 valid_names = st.sampled_from(["web-1", "web-2", "web.2"])
 valid_label_values = st.sampled_from(["abc", "7d9f", "", "ok.1"])
 valid_quantities = st.sampled_from(["1", "500m", "1Gi", "2Gi"])
@@ -75,6 +84,17 @@ def pods(draw: Any, valid: bool = False) -> dict[str, Any]:
         "nodeName": draw(st.sampled_from(["n1", "n2"])),
     }
     if draw(st.booleans()):
+        # Advice reads memory-backed emptyDirs and the /dev/shm mount (issue 16).
+        spec["volumes"] = [
+            {"name": "kube-api-access-a1", "projected": {"sources": []}},
+            {"name": "dshm", "emptyDir": draw(shm_empty_dirs)},
+        ]
+        if draw(st.booleans()):
+            containers[0]["volumeMounts"] = [
+                {"name": "kube-api-access-a1", "mountPath": "/var/run/secrets/x"},
+                {"name": "dshm", "mountPath": "/dev/shm"},
+            ]
+    if draw(st.booleans()):
         spec = dict(reversed(list(spec.items())))
     return {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec}
 
@@ -95,7 +115,9 @@ def replicas(draw: Any) -> list[dict[str, Any]]:
         pod = json.loads(json.dumps(base))
         meta = pod["metadata"]
         field = draw(
-            st.sampled_from(["name", "generateName", "namespace", "labels", "image", "none"])
+            st.sampled_from(
+                ["name", "generateName", "namespace", "labels", "image", "volume", "none"]
+            )
         )
         if field in ("name", "generateName"):
             meta[field] = draw(names)
@@ -105,6 +127,10 @@ def replicas(draw: Any) -> list[dict[str, Any]]:
             meta.setdefault("labels", {})[draw(label_keys)] = draw(label_values)
         elif field == "image":
             pod["spec"]["containers"][0]["image"] = draw(images)
+        elif field == "volume" and pod["spec"].get("volumes"):
+            # Each pod's token volume has its own name; the /dev/shm volume may differ too.
+            pod["spec"]["volumes"][0]["name"] = draw(st.sampled_from(["kube-api-access-b2", "t"]))
+            pod["spec"]["volumes"][1]["emptyDir"] = draw(shm_empty_dirs)
         out.append(pod)
     return out
 

@@ -59,7 +59,7 @@ def quantity_error(text: Any) -> str:
     return str(exc.value)
 
 
-# --- extended resources (GPUs): the documented disagreement with the course text ---------
+# --- extended resources (GPUs): where common advice disagrees with the API server -------
 
 
 def test_limits_only_gpu_is_accepted() -> None:

@@ -352,7 +352,7 @@ def test_accept_language_picks_simplified_chinese(client: Client) -> None:
     assert response["Content-Language"] == "zh-hans"
     assert '<html lang="zh-hans">' in html
     assert ">Pod 资源设计器</a>" in html
-    assert ">CPU 请求</label>" in html and ">工作负载类型</label>" in html
+    assert ">CPU request</label>" in html and ">工作负载类型</label>" in html
     assert ">为什么是这些默认值</summary>" in html  # the workload rationale heading
     assert "训练（单节点，多 GPU）" in html  # a workload label from the engine
     assert "因此 Pod 为 Guaranteed" in html  # a QoS reason from the engine

@@ -23,8 +23,14 @@ from designer.k8s.check.admission import apply_policies
 from designer.k8s.check.claims import ClaimLinks, link_claims, read_dra_objects
 from designer.k8s.check.memo import memo_key
 from designer.k8s.check.operators import path_rewriter, skipped_entry, template_section
-from designer.k8s.core import FieldError, FieldWarning
-from designer.k8s.design import PodReport, failed_report, pod_report
+from designer.k8s.core import FieldError, FieldWarning, Message
+from designer.k8s.design import (
+    WORKLOAD_OF_KIND,
+    Advice,
+    PodReport,
+    failed_report,
+    pod_report,
+)
 from designer.k8s.dra import DraObjects
 from designer.k8s.kubelet import pod_qos
 from designer.k8s.manifest import (
@@ -80,6 +86,17 @@ class CheckedObject:
         return [rewrite.finding(f) for f in (self.operator.notes if self.operator else [])]
 
     @property
+    def advice(self) -> list[Advice]:
+        """The report's advice, with the paths of an assembled pod where they are written."""
+        rewrite = path_rewriter(self.workload.path_map)
+        if not self.workload.path_map:
+            return self.report.advice
+        return [
+            Advice(a.code, _rewritten(a.message, rewrite.text), a.reason)
+            for a in self.report.advice
+        ]
+
+    @property
     def qos_reasons(self) -> list[str]:
         rewrite = path_rewriter(self.workload.path_map)
         return [rewrite.text(r) for r in self.report.as_dict()["qosReasons"]]
@@ -103,9 +120,19 @@ class CheckedObject:
             out["errors"] = [e.as_dict() for e in self.errors]
             out["warnings"] = [x.as_dict() for x in self.warnings]
             out["qosReasons"] = self.qos_reasons
+            out["advice"] = [a.as_dict() for a in self.advice]
         out["notes"] = [n.as_dict() for n in self.notes] if op and op.notes else []
         out.update((self.links or ClaimLinks()).fields(out["warnings"]))
         return out
+
+
+def _rewritten(message: Message, text: Any) -> Message:
+    """A Message whose text parameters (field paths) went through ``text``."""
+    params = {
+        k: _rewritten(v, text) if isinstance(v, Message) else text(v) if isinstance(v, str) else v
+        for k, v in message.params.items()
+    }
+    return Message(message.template, params)
 
 
 def metadata_path(workload: Workload) -> str:
@@ -182,6 +209,10 @@ def _report(workload: Workload, version: ClusterVersion | None = None) -> PodRep
         metadata_path=meta_path,
         template=workload.kind != "Pod",
         version=version,
+        # Advice: the rules for every workload type, and for a kind the designer opens as a
+        # workload type (a Deployment as online inference, a Job as batch work) that type's.
+        workload=WORKLOAD_OF_KIND.get(workload.kind),
+        advise=True,
     )
 
 

@@ -8,7 +8,9 @@ generateName, pod-template-hash label, image tag (across rollouts), node, volume
 The key keeps every field the checks read, and replaces the fields that differ from pod to
 pod by what the checks make of them:
 
-* a field no check reads (uid, resourceVersion, nodeName, volumes...) is left out;
+* a field no check reads (uid, resourceVersion, nodeName, volumes...) is left out; of the
+  volumes, advice reads the memory-backed emptyDirs (with their index) and which volume is
+  mounted at /dev/shm, so those stay;
 * a field whose value only matters when it is invalid (the name, generateName, namespace,
   a label's value, an image) becomes ``True`` when it is valid (every valid value
   gets the same report) and ``[value]`` when it is not (its report names the value; the list
@@ -29,6 +31,7 @@ from designer.k8s.core import (
     name_is_dns_label,
     name_is_dns_subdomain,
 )
+from designer.k8s.design import WORKLOAD_OF_KIND
 from designer.k8s.manifest import Workload
 from designer.k8s.operators import LABELS_READ
 
@@ -119,6 +122,29 @@ def _container(c: Any) -> Any:
     out = {k: v for k, v in c.items() if k not in SKIPPED_CONTAINER}
     if "image" in out:
         out["image"] = _image_ok(out["image"])
+    mounts = c.get("volumeMounts")
+    if type(mounts) is list:  # noqa: E721
+        # Advice reads which volume is /dev/shm (design.advice).
+        shm = [m for m in mounts if type(m) is not dict or m.get("mountPath") in SHM_PATHS]  # noqa: E721
+        if shm:
+            out["volumeMounts"] = shm
+    return out
+
+
+SHM_PATHS = ("/dev/shm", "/dev/shm/")
+
+
+def _memory_volumes(volumes: Any) -> Any:
+    """The memory-backed emptyDirs with their index (advice names them by their path)."""
+    if type(volumes) is not list:  # noqa: E721
+        return volumes
+    out = []
+    for i, volume in enumerate(volumes):
+        empty_dir = volume.get("emptyDir") if type(volume) is dict else None  # noqa: E721
+        if type(volume) is not dict or (  # noqa: E721
+            type(empty_dir) is dict and empty_dir.get("medium") == "Memory"  # noqa: E721
+        ):
+            out.append([i, volume])
     return out
 
 
@@ -133,6 +159,8 @@ def memo_key(workload: Workload) -> bytes | None:
         if k in projected_meta:
             projected_meta[k] = project(projected_meta[k])
     projected_spec = {k: v for k, v in spec.items() if k not in SKIPPED_SPEC}
+    if "volumes" in spec:
+        projected_spec["volumes"] = _memory_volumes(spec["volumes"])
     for k in _CONTAINER_LISTS.intersection(projected_spec):
         if type(projected_spec[k]) is list:  # noqa: E721
             projected_spec[k] = [_container(c) for c in projected_spec[k]]
@@ -143,6 +171,8 @@ def memo_key(workload: Workload) -> bytes | None:
         key = orjson.dumps(
             [
                 workload.kind == "Pod",
+                # Advice follows the workload type the kind opens as (check.manifests).
+                WORKLOAD_OF_KIND.get(workload.kind, ""),
                 workload.pod_spec_path,
                 workload.metadata_path,
                 projected_meta,

@@ -6,8 +6,13 @@ from __future__ import annotations
 
 from designer.k8s.design.actions import (
     DROP_ORIGIN,
+    ActionResult,
+    apply_action,
     design_action,
     removable,
+)
+from designer.k8s.design.advice import (
+    Advice,
 )
 from designer.k8s.design.canonical import (
     pod_manifest,
@@ -84,7 +89,10 @@ from designer.k8s.design.model import (
     Design,
     ExtraResource,
     Origin,
+    KeptEdit,
+    apply_preset,
     apply_size,
+    matching_size,
     preset_design,
 )
 from designer.k8s.design.namespace import (
@@ -154,6 +162,8 @@ from designer.k8s.design.workload_types import (
 
 __all__ = [
     "ADD_ALTERNATIVE",
+    "ActionResult",
+    "Advice",
     "CLAIM_NAME",
     "COMMON_SELECTORS",
     "COMPLETION_INDEX_FIELD",
@@ -217,9 +227,12 @@ __all__ = [
     "WORKLOAD_OF_KIND",
     "WORKLOAD_TYPES",
     "WorkloadType",
+    "KeptEdit",
     "admit_design",
     "applicable_choices",
     "applicable_object",
+    "apply_action",
+    "apply_preset",
     "apply_size",
     "claim_choice_field",
     "design_action",
@@ -239,6 +252,7 @@ __all__ = [
     "failed_report",
     "headroom_proposal",
     "job_totals",
+    "matching_size",
     "memory_headroom",
     "offered_export_kinds",
     "origin_active",

@@ -3,11 +3,14 @@ sharing choice or a headroom proposal."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Collection
+from dataclasses import dataclass
+
 from designer.k8s.core import Quantity, QuantityError
 from designer.k8s.design.dra import alternative_action
-from designer.k8s.design.model import ContainerDesign, Design, apply_size, preset_design
+from designer.k8s.design.model import ContainerDesign, Design, KeptEdit, apply_preset
 from designer.k8s.design.planning import gpu_resource_name, headroom_proposal
-from designer.k8s.design.workload_types import workload_type
 
 
 def gpu_container(design: Design) -> ContainerDesign | None:
@@ -70,10 +73,80 @@ NEW_CONTAINER_NAMES = {"app": "worker", "sidecar": "sidecar", "init": "init"}
 DROP_ORIGIN = "drop-origin"
 
 
+@dataclass(frozen=True)
+class ActionResult:
+    """A design after a designer button, with what the page keeps track of."""
+
+    design: Design
+    # Fields the user edited that a preset left alone though it says otherwise.
+    kept: tuple[KeptEdit, ...] = ()
+    # The user's edited fields after the action (renumbered when a container goes; none
+    # after the whole preset was applied on request).
+    touched: frozenset[str] = frozenset()
+
+
+_CONTAINER_KEY = re.compile(r"^containers\[(\d+)\]\.(\w+)$")
+
+
+def _without_container(touched: Collection[str], index: int) -> frozenset[str]:
+    """Edited-field keys after container ``index`` is removed: its keys go, later ones shift."""
+    out = set()
+    for key in touched:
+        match = _CONTAINER_KEY.match(key)
+        if match is None:
+            out.add(key)
+            continue
+        i = int(match.group(1))
+        if i != index:
+            out.add(f"containers[{i - 1 if i > index else i}].{match.group(2)}")
+    return frozenset(out)
+
+
+def apply_action(
+    design: Design,
+    action: str,
+    changed: str = "",
+    *,
+    touched: Collection[str] = (),
+    was: str = "",
+) -> ActionResult:
+    """The design after a designer button or preset choice.
+
+    ``preset`` with ``changed`` "workload" or "size" is a new choice in that select (``was``:
+    the value it had, so picking the one already chosen changes nothing): its preset is
+    applied to every field except the ones the user edited (``touched``), which come back in
+    ``kept`` where the preset differs. ``preset`` without ``changed`` is the explicit "apply
+    preset": the whole preset, edits included. Unknown actions change nothing."""
+    edited = frozenset(touched)
+    if action == "preset":
+        if changed == "workload" and design.origin is not None:
+            # Opened from an object: a new workload type changes the advice and the size
+            # presets only, never the object's containers, name or labels.
+            return ActionResult(design, (), edited)
+        if changed in ("workload", "size"):
+            applied, kept = apply_preset(design, whole=changed == "workload", keep=edited)
+            current = design.workload if changed == "workload" else design.size
+            if was and was == current:
+                # The choice already shown: nothing changes (the edits it would keep are
+                # still offered the whole preset).
+                return ActionResult(design, kept, edited)
+            return ActionResult(applied, kept, edited)
+        applied, _kept = apply_preset(design)
+        return ActionResult(applied, (), frozenset())
+    if action.startswith("remove-"):
+        index = action.removeprefix("remove-")
+        if index.isascii() and index.isdigit() and len(index) < 6 and removable(design, int(index)):
+            return ActionResult(
+                design_action(design, action), (), _without_container(edited, int(index))
+            )
+    return ActionResult(design_action(design, action), (), edited)
+
+
 def design_action(design: Design, action: str, changed: str = "") -> Design:
     """The design after a designer button (add/remove a container, apply a preset, a GPU
     sharing choice, add/remove a DRA claim's firstAvailable alternative or apply a headroom
-    proposal); unknown actions change nothing."""
+    proposal); unknown actions change nothing. A preset here is applied without regard to
+    edits (see apply_action)."""
     design = design.model_copy(deep=True)
     if action.startswith("add-"):
         role = action.removeprefix("add-")
@@ -106,10 +179,6 @@ def design_action(design: Design, action: str, changed: str = "") -> Design:
             # Opened from an object: its containers stay; the type changes the advice and
             # the size presets only (the origin panel says so).
             pass
-        elif changed == "workload":
-            fresh = preset_design(design.workload)
-            fresh.containers += design.containers[1:]
-            design = fresh
-        elif design.size in workload_type(design.workload).presets:
-            design = apply_size(design, design.size)
+        else:
+            design = apply_preset(design, whole=changed != "size")[0]
     return design

@@ -2,21 +2,37 @@
 that cost users evictions, stalls or wasted capacity.
 
 Rules are data: each ``AdviceRule`` says which workload traits it applies to (None: every
-workload type; see workload_types.TRAITS), a check that returns the message params when the
-rule fires (or None), the message, and the reason behind it. To add a rule, append one to
-``RULES``; to have a new workload type get a rule, give it the rule's trait.
+workload type; see workload_types.TRAITS), which resources' values it reads, a check that
+returns the message params when the rule fires (or None), the message, and the reason behind
+it. To add a rule, append one to ``RULES``; to have a new workload type get a rule, give it
+the rule's trait.
+
+A value that cannot be read as a quantity (``memory: 8GB``) is never taken for zero: the
+rules that read that resource are withheld, and one piece of advice says so and names the
+fields (the API server refuses the pod anyway; validation shows why).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from designer.k8s.core import Container, Message, Pod, Quantity, QuantityError, gettext_noop
+from designer.k8s.core import (
+    Container,
+    Message,
+    Pod,
+    Quantity,
+    QuantityError,
+    Unreadable,
+    gettext_noop,
+    unreadable_quantities,
+)
 from designer.k8s.design.workload_types import workload_type
 from designer.k8s.gpu import requested_gpus
+from designer.k8s.kubelet import beyond_int64
 
 GIB = 1024**3
 ALL = None  # a rule for every workload type
@@ -29,11 +45,20 @@ MIN_MEMORY_PER_GPU_GIB = 16
 @dataclass(frozen=True)
 class AdviceContext:
     pod: Pod
-    workload: str
+    workload: str | None
     qos_class: str | None
     requests: dict[str, Quantity]
     limits: dict[str, Quantity]
     gpu_count: int
+    spec_path: str = "spec"
+
+    @functools.cached_property
+    def shm(self) -> dict[str, Any] | None:
+        """The /dev/shm emptyDir (several rules read it)."""
+        return _shm_volume(self.pod)
+
+
+CPU_MEMORY = frozenset({"cpu", "memory"})
 
 
 @dataclass(frozen=True)
@@ -43,6 +68,9 @@ class AdviceRule:
     check: Callable[[AdviceContext], dict[str, Any] | None]
     message: str
     reason: str
+    # The resources whose values the check reads (the QoS class reads cpu and memory): with
+    # one of them unreadable the rule is withheld rather than fed a zero.
+    reads: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -135,28 +163,81 @@ def _batch_guaranteed(ctx: AdviceContext) -> dict[str, Any] | None:
 
 
 def _shm_volume(pod: Pod) -> dict[str, Any] | None:
+    """The emptyDir of the memory-backed volume a container mounts at /dev/shm, if any."""
+    mounted = {
+        mount.get("name")
+        for _rel, c in pod.spec.all_containers()
+        for mount in (c.model_extra or {}).get("volumeMounts") or []
+        if isinstance(mount, dict) and mount.get("mountPath") in ("/dev/shm", "/dev/shm/")
+    }
     for volume in pod.spec.volumes or []:
         empty_dir = volume.get("emptyDir") if isinstance(volume, dict) else None
-        if isinstance(empty_dir, dict) and empty_dir.get("medium") == "Memory":
+        if (
+            isinstance(empty_dir, dict)
+            and empty_dir.get("medium") == "Memory"
+            and volume.get("name") in mounted
+        ):
             return empty_dir
     return None
 
 
 def _missing_shm(ctx: AdviceContext) -> dict[str, Any] | None:
-    if ctx.gpu_count > 0 and _shm_volume(ctx.pod) is None:
+    if ctx.gpu_count > 0 and ctx.shm is None:
         return {}
     return None
 
 
-def _shm_over_limit(ctx: AdviceContext) -> dict[str, Any] | None:
-    empty_dir = _shm_volume(ctx.pod)
+def _shm_size(ctx: AdviceContext) -> tuple[Quantity, Quantity] | None:
+    """The /dev/shm sizeLimit and the pod's memory limit, when both are set."""
+    empty_dir = ctx.shm
     if not empty_dir:
         return None
     size = _quantity(empty_dir.get("sizeLimit"))
     limit = ctx.limits.get("memory")
-    if size is not None and limit is not None and _fraction(size) * 2 > _fraction(limit):
-        return {"shm": size.canonical(), "limit": limit.canonical()}
+    if size is None or limit is None or size.sign() <= 0:
+        return None
+    return size, limit
+
+
+def _shm_above_limit(ctx: AdviceContext) -> dict[str, Any] | None:
+    sizes = _shm_size(ctx)
+    if sizes is None or _fraction(sizes[0]) <= _fraction(sizes[1]):
+        return None
+    return {"shm": sizes[0].canonical(), "limit": sizes[1].canonical()}
+
+
+def _shm_over_limit(ctx: AdviceContext) -> dict[str, Any] | None:
+    sizes = _shm_size(ctx)
+    if sizes is None:
+        return None
+    size, limit = _fraction(sizes[0]), _fraction(sizes[1])
+    # Above the limit is the rule before (it says more); here: more than half of it.
+    if size * 2 > limit and size <= limit:
+        return {"shm": sizes[0].canonical(), "limit": sizes[1].canonical()}
     return None
+
+
+def _memory_empty_dir_unbounded(ctx: AdviceContext) -> dict[str, Any] | None:
+    for i, volume in enumerate(ctx.pod.spec.volumes or []):
+        if not isinstance(volume, dict):
+            continue
+        empty_dir = volume.get("emptyDir")
+        if not isinstance(empty_dir, dict) or empty_dir.get("medium") != "Memory":
+            continue
+        if empty_dir.get("sizeLimit") in (None, ""):
+            name = volume.get("name")
+            return {
+                "volume": name if isinstance(name, str) else "",
+                "field": f"{ctx.spec_path}.volumes[{i}].emptyDir",
+            }
+    return None
+
+
+def _beyond_int64(ctx: AdviceContext) -> dict[str, Any] | None:
+    found = beyond_int64(ctx.pod, ctx.spec_path)
+    if not found:
+        return None
+    return {"fields": ", ".join(f"{f.field} ({f.value})" for f in found)}
 
 
 def _gpu_without_toleration(ctx: AdviceContext) -> dict[str, Any] | None:
@@ -185,18 +266,20 @@ RULES: tuple[AdviceRule, ...] = (
             "before Guaranteed ones; a long run loses everything since its last checkpoint. "
             "Set CPU and memory requests equal to limits in every container."
         ),
+        CPU_MEMORY,
     ),
     AdviceRule(
         "inference-requests-differ",
         frozenset({"latency-sensitive"}),
         _inference_requests_differ,
         gettext_noop(
-            "Container “%(container)s” has a %(resource)s request that differs from its limit."
+            "Container “%(container)s” does not set a %(resource)s limit equal to its request."
         ),
         gettext_noop(
             "Online inference wants predictable latency: requests equal to limits make the pod "
             "Guaranteed and keep it from being squeezed or evicted by its neighbours."
         ),
+        CPU_MEMORY,
     ),
     AdviceRule(
         "gpu-best-effort",
@@ -207,6 +290,7 @@ RULES: tuple[AdviceRule, ...] = (
             "GPUs do not count for QoS: with no CPU or memory requests the pod is evicted first "
             "under pressure, and the GPUs it held sit idle until it is rescheduled."
         ),
+        CPU_MEMORY,
     ),
     AdviceRule(
         "cpu-per-gpu",
@@ -217,6 +301,7 @@ RULES: tuple[AdviceRule, ...] = (
             "Data loading, decoding and augmentation run on the CPU; with too few cores per GPU "
             "the GPU waits for input and its utilisation drops."
         ),
+        frozenset({"cpu"}),
     ),
     AdviceRule(
         "memory-per-gpu",
@@ -230,6 +315,7 @@ RULES: tuple[AdviceRule, ...] = (
             "Data loader workers, pinned host buffers and checkpoints live in host memory; "
             "too little per GPU leads to OOM kills mid-epoch."
         ),
+        frozenset({"memory"}),
     ),
     AdviceRule(
         "no-memory-headroom",
@@ -252,6 +338,7 @@ RULES: tuple[AdviceRule, ...] = (
             "Guaranteed reserves its full size on the node even while idle; work that tolerates "
             "eviction and retries packs better as low Burstable."
         ),
+        CPU_MEMORY,
     ),
     AdviceRule(
         "missing-shm",
@@ -265,6 +352,22 @@ RULES: tuple[AdviceRule, ...] = (
         ),
     ),
     AdviceRule(
+        "shm-above-limit",
+        ALL,
+        _shm_above_limit,
+        gettext_noop(
+            "/dev/shm has a sizeLimit of %(shm)s, above the pod's %(limit)s memory limit."
+        ),
+        gettext_noop(
+            "A memory-backed emptyDir can never hold more than the pod's memory limit (the "
+            "kubelet sizes its tmpfs at the smaller of the two), and what is written there is "
+            "charged to the container's memory: the container is OOM-killed at its limit long "
+            "before /dev/shm is full. Keep the sizeLimit well below the memory limit, or raise "
+            "the limit."
+        ),
+        frozenset({"memory"}),
+    ),
+    AdviceRule(
         "shm-over-half-limit",
         ALL,
         _shm_over_limit,
@@ -272,6 +375,18 @@ RULES: tuple[AdviceRule, ...] = (
         gettext_noop(
             "Pages written to a memory-backed emptyDir are charged to the container's memory "
             "cgroup: a full /dev/shm leaves little for the process itself before an OOM kill."
+        ),
+        frozenset({"memory"}),
+    ),
+    AdviceRule(
+        "memory-emptydir-without-size-limit",
+        ALL,
+        _memory_empty_dir_unbounded,
+        gettext_noop("The memory-backed emptyDir “%(volume)s” (%(field)s) has no sizeLimit."),
+        gettext_noop(
+            "Without a sizeLimit a tmpfs emptyDir may grow to the pod's memory limit, or with "
+            "no limit to the node's allocatable memory, and every byte written there is memory "
+            "the containers are charged for: set a sizeLimit below the memory limit."
         ),
     ),
     AdviceRule(
@@ -284,29 +399,75 @@ RULES: tuple[AdviceRule, ...] = (
             "pods land there; without the toleration this pod stays Pending on such clusters."
         ),
     ),
+    AdviceRule(
+        "beyond-int64",
+        ALL,
+        _beyond_int64,
+        gettext_noop("Not a real amount: %(fields)s."),
+        gettext_noop(
+            "No node has that much. The kubelet computes cgroup values with 64-bit integers: a "
+            "value this large is read as something else or wraps around, so what it writes "
+            "(see “What the node does”) is not the limit that was meant. Use a realistic value."
+        ),
+    ),
+)
+
+WITHHELD = gettext_noop(
+    "Advice on %(resources)s is withheld: %(fields)s cannot be read as a quantity."
+)
+WITHHELD_REASON = gettext_noop(
+    "A value that is not a quantity is never taken for zero; the API server refuses the pod "
+    "until it is fixed (see Validation)."
 )
 
 
 def pod_advice(
     pod: Pod,
-    workload: str,
+    workload: str | None,
     qos_class: str | None,
     requests: dict[str, Quantity],
     limits: dict[str, Quantity],
     *,
     claim_gpus: int = 0,
+    spec_path: str = "spec",
+    unreadable: list[Unreadable] | tuple[Unreadable, ...] | None = None,
 ) -> list[Advice]:
     """The advice rules that fire for this pod and workload type, in rule order; GPUs from
-    DRA claims (``claim_gpus``) count like requested ones."""
+    DRA claims (``claim_gpus``) count like requested ones. ``workload`` None: the rules for
+    every workload type only (a manifest whose kind says nothing of its workload type).
+
+    A rule that reads a resource with an unreadable value is withheld; one piece of advice,
+    first, names those fields (``unreadable``: core.unreadable_quantities of the pod, when
+    the caller has them)."""
     gpu_count = int(requested_gpus(requests)) + claim_gpus
-    ctx = AdviceContext(pod, workload, qos_class, requests, limits, gpu_count)
-    traits = workload_type(workload).traits
+    ctx = AdviceContext(pod, workload, qos_class, requests, limits, gpu_count, spec_path)
+    traits = workload_type(workload).traits if workload is not None else frozenset()
+    if unreadable is None:
+        unreadable = unreadable_quantities(pod, spec_path)
+    bad = [u for u in unreadable if u.resource in CPU_MEMORY]
+    bad_resources = {u.resource for u in bad}
     advice = []
+    withheld = False
     for rule in RULES:
         if rule.traits is not None and not rule.traits & traits:
+            continue
+        if rule.reads & bad_resources:
+            withheld = True
             continue
         params = rule.check(ctx)
         if params is None:
             continue
         advice.append(Advice(rule.code, Message(rule.message, params), Message(rule.reason, {})))
+    if withheld:
+        advice.insert(0, _withheld(bad))
     return advice
+
+
+def _withheld(bad: list[Unreadable]) -> Advice:
+    resources = " & ".join(sorted({u.resource for u in bad}))
+    fields = ", ".join(f"{u.field} (“{u.value}”)" for u in bad)
+    return Advice(
+        "advice-withheld",
+        Message(WITHHELD, {"resources": resources, "fields": fields}),
+        Message(WITHHELD_REASON, {}),
+    )

@@ -8,6 +8,8 @@ the form does not edit (in ``base``), so an export loses nothing.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -161,6 +163,107 @@ def preset_design(workload: str = "training", size: str | None = None) -> Design
         containers=[ContainerDesign(name="main", image=spec.image)],
     )
     return apply_size(design, size)
+
+
+# The fields a preset sets, by the keys edits are named with (``touched``): the pod's own, and
+# those of the main container (the first app container) as "containers[<i>].<field>".
+PRESET_POD_FIELDS = ("name", "labels", "restart_policy")
+SIZE_POD_FIELDS = ("shm_size",)
+PRESET_MAIN_FIELDS = ("image",)
+SIZE_MAIN_FIELDS = ("cpu_request", "cpu_limit", "memory_request", "memory_limit", "gpus")
+
+
+@dataclass(frozen=True)
+class KeptEdit:
+    """A field the user edited that a preset left as it was, though the preset says else."""
+
+    field: str  # "name", "containers[0].cpu_request", ...
+    container: int | None  # index in Design.containers for a container field
+    value: Any  # what the user set (and the design keeps)
+    preset: Any  # what the preset would have set
+
+
+def _main_index(design: Design) -> int | None:
+    return next((i for i, c in enumerate(design.containers) if c.role == "app"), None)
+
+
+def apply_preset(
+    design: Design,
+    size: str | None = None,
+    *,
+    whole: bool = True,
+    keep: Collection[str] = (),
+) -> tuple[Design, tuple[KeptEdit, ...]]:
+    """The design with its workload type's preset (at ``size``, else the design's size, else
+    the type's default) applied: with ``whole``, every field a preset sets (pod name, labels,
+    restart policy, the main container's image, the size); otherwise the size's fields only.
+
+    Fields named in ``keep`` (the user's edits) are never overwritten: they come back as
+    KeptEdits where the preset differs, so the page can offer to apply the preset anyway.
+    Everything a preset does not set (other containers, the node, GPU and export choices,
+    the namespace, ...) is left as it is."""
+    spec = workload_type(design.workload)
+    chosen = size if size in spec.presets else design.size
+    fresh = preset_design(spec.id, chosen)
+    out = design.model_copy(deep=True)
+    out.size = fresh.size
+    main = _main_index(out)
+    if main is None:
+        out.containers.insert(0, ContainerDesign(name="main", image=spec.image))
+        main = 0
+    kept: list[KeptEdit] = []
+
+    def put(key: str, target: Any, name: str, value: Any, container: int | None) -> None:
+        current = getattr(target, name)
+        if key in keep:
+            if current != value:
+                kept.append(KeptEdit(key, container, current, value))
+            return
+        setattr(target, name, value)
+
+    pod_fields = (*PRESET_POD_FIELDS, *SIZE_POD_FIELDS) if whole else SIZE_POD_FIELDS
+    for name in pod_fields:
+        put(name, out, name, getattr(fresh, name), None)
+    main_fields = (*PRESET_MAIN_FIELDS, *SIZE_MAIN_FIELDS) if whole else SIZE_MAIN_FIELDS
+    for name in main_fields:
+        put(
+            f"containers[{main}].{name}",
+            out.containers[main],
+            name,
+            getattr(fresh.containers[0], name),
+            main,
+        )
+    return out, tuple(kept)
+
+
+def matching_size(design: Design) -> str:
+    """The size preset the design's sized fields (the main container's cpu, memory and GPUs,
+    /dev/shm) match: its own size when they still do, else the first size they match, else
+    "custom"."""
+    spec = workload_type(design.workload)
+    main = _main_index(design)
+    if main is None:
+        return "custom"
+    container = design.containers[main]
+    values = (
+        design.shm_size.strip(),
+        *(str(getattr(container, name)).strip() for name in SIZE_MAIN_FIELDS),
+    )
+
+    def matches(size: str) -> bool:
+        p = spec.presets[size]
+        return values == (
+            p.shm,
+            p.cpu_request,
+            p.cpu_limit,
+            p.memory_request,
+            p.memory_limit,
+            p.gpus,
+        )
+
+    if design.size in spec.presets and matches(design.size):
+        return design.size
+    return next((size for size in spec.presets if matches(size)), "custom")
 
 
 def apply_size(design: Design, size: str) -> Design:

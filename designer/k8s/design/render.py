@@ -9,6 +9,7 @@ the same bytes.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,7 +21,7 @@ from designer.k8s.apiserver import (
     version_notes,
 )
 from designer.k8s.core import FieldError, FieldWarning, Message, Pod, Quantity, format_resources
-from designer.k8s.design.actions import apply_gpu_choice, design_action
+from designer.k8s.design.actions import apply_action, apply_gpu_choice
 from designer.k8s.design.canonical import pod_manifest
 from designer.k8s.design.convert import DesignError, design_to_pod
 from designer.k8s.design.dra import (
@@ -40,7 +41,7 @@ from designer.k8s.design.export import (
     warn_objects,
 )
 from designer.k8s.design.hints import FieldHint, design_hints
-from designer.k8s.design.model import Design
+from designer.k8s.design.model import Design, KeptEdit, matching_size
 from designer.k8s.design.namespace import DesignAdmission, admit_design
 from designer.k8s.design.operators import OPERATOR_KINDS, operator_problems, setting_hints
 from designer.k8s.design.origin import (
@@ -92,6 +93,9 @@ class Rendered:
     # GPUs through Dynamic Resource Allocation: the claims, the exported templates, the
     # problems per choice field ("gpu.selectors[0]", ...). None for device-plugin modes.
     dra: DraDesign | None = None
+    # The user's edits a preset kept (design.actions.apply_action), and the edited fields.
+    kept: tuple[KeptEdit, ...] = ()
+    touched: frozenset[str] = frozenset()
     # The part of ``explanation`` that is about the claims (a page shows it with them).
     claim_explanation: tuple[Message, ...] = ()
     # A design opened from an object (Design.origin): the export is that object, patched.
@@ -158,6 +162,8 @@ NODE_SOURCE_CHOICES: dict[str, tuple[str, ...]] = {
     "manifest": ("manifest",),
 }
 NODE_COMMON_CHOICES = ("max_pods", "ds_cpu", "ds_memory")
+# The node's kubelet configuration: "What the node does" uses it with or without a node.
+KUBELET_CHOICES = ("cpu_cfs_quota", "cpu_cfs_quota_period")
 HPA_SETTINGS = ("hpa_min", "hpa_max", "hpa_cpu_utilization", "hpa_gpu_metric")
 
 
@@ -181,6 +187,10 @@ def applicable_choices(design: Design, kind: str) -> frozenset[str]:
     if design.node.source in NODE_SOURCE_CHOICES:
         names = (*NODE_SOURCE_CHOICES[design.node.source], *NODE_COMMON_CHOICES)
         fields |= {f"node.{name}" for name in names}
+        if design.node.source != "manifest" and mode is not None:
+            # A pasted Node shows what its device plugin advertises; a shape needs saying.
+            fields |= {f"node.{name}" for name in mode.node_choices}
+    fields |= {f"node.{name}" for name in KUBELET_CHOICES}
     # The object a design came from is exported as it is: no export setting applies.
     settings = () if origin_active(design) else export_kind(kind).settings
     if not design.export.hpa:
@@ -194,23 +204,33 @@ def render_design(
     action: str = "",
     changed: str = "",
     *,
+    touched: Collection[str] = (),
+    was: str = "",
     version: ClusterVersion | None = None,
     namespace_policy: str | None = None,
 ) -> Rendered:
     """Render a design, after a designer ``action`` (a button: add a container, apply a
-    preset, ...) when one is given; raises DesignError when its kept manifest fields cannot
-    form a Pod. ``version`` answers for that Kubernetes release (None: the newest the
-    engine models). ``namespace_policy`` is the text of the namespace's LimitRanges and
-    ResourceQuotas (``kubectl get limitrange,resourcequota -n team -o yaml``): read once,
-    and the pod the node runs is the admitted one (design.namespace)."""
+    preset, ...) when one is given (``changed``, ``touched``, ``was``: see
+    actions.apply_action); raises DesignError when its kept manifest fields cannot form a
+    Pod. The design's size is the preset its sized fields match ("custom" after edits).
+    ``version`` answers for that Kubernetes release (None: the newest the engine models).
+    ``namespace_policy`` is the text of the namespace's LimitRanges and ResourceQuotas
+    (``kubectl get limitrange,resourcequota -n team -o yaml``): read once, and the pod the
+    node runs is the admitted one (design.namespace)."""
     if origin_active(design) and not design.containers:
         # A design given as its origin alone (the API): the origin's template.
         try:
             design = origin_design(design)
         except RoundTripError as exc:
             raise DesignError(exc.message.template, exc.message.params) from exc
+    kept: tuple[KeptEdit, ...] = ()
+    edited = frozenset(touched)
     if action:
-        design = design_action(design, action, changed)
+        result = apply_action(design, action, changed, touched=edited, was=was)
+        design, kept, edited = result.design, result.kept, result.touched
+    size = matching_size(design)
+    if size != design.size:
+        design = design.model_copy(update={"size": size})
     if design.gpu.mode != "whole":
         # A sharing mode decides the GPU container's resource name (MIG slice, .shared).
         design = apply_gpu_choice(design)
@@ -325,6 +345,8 @@ def render_design(
         hints=hints,
         applicable=applicable_choices(design, kind),
         dra=dra,
+        kept=kept,
+        touched=edited,
         claim_explanation=tuple(claim_explanation),
         origin=origin,
         inherited_errors=inherited,

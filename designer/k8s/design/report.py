@@ -17,7 +17,15 @@ from designer.k8s.apiserver import (
     pod_with_defaults,
     validate_pod,
 )
-from designer.k8s.core import FieldError, FieldWarning, Pod, Quantity, format_resources
+from designer.k8s.core import (
+    FieldError,
+    FieldWarning,
+    Pod,
+    Quantity,
+    Unreadable,
+    format_resources,
+    unreadable_quantities,
+)
 from designer.k8s.design.advice import Advice, pod_advice
 from designer.k8s.kubelet import QosResult, pod_qos
 from designer.k8s.scheduler import effective_limits, effective_requests
@@ -33,6 +41,8 @@ class PodReport:
     warnings: list[FieldWarning]
     advice: list[Advice] = field(default_factory=list)
     defaulted: Pod | None = None  # the pod as the API server stores it
+    # Values that are not quantities: left out of ``requests``/``limits``, never read as 0.
+    unreadable: tuple[Unreadable, ...] = ()
 
     @property
     def qos_class(self) -> str | None:
@@ -56,6 +66,7 @@ class PodReport:
             "errors": [e.as_dict() for e in self.errors],
             "warnings": [w.as_dict() for w in self.warnings],
             "qosReasons": [r.text for r in self.qos.reasons] if self.qos else [],
+            "advice": [a.as_dict() for a in self.advice],
         }
 
 
@@ -67,12 +78,15 @@ def pod_report(
     metadata_path: str = "metadata",
     template: bool = False,
     claim_gpus: int = 0,
+    advise: bool | None = None,
     version: ClusterVersion | None = None,
 ) -> PodReport:
-    """QoS with reasons, effective requests/limits, validation and (for a workload) advice;
-    ``claim_gpus`` are GPUs the pod gets through DRA claims (no request counts them).
-    ``version`` answers for that Kubernetes release (apiserver.versions); None: the newest.
-    """
+    """QoS with reasons, effective requests/limits, validation and advice; ``claim_gpus`` are
+    GPUs the pod gets through DRA claims (no request counts them). ``version`` answers for
+    that Kubernetes release (apiserver.versions); None: the newest.
+
+    Advice is given for a ``workload`` type (its rules and the rules for every type), or with
+    ``advise`` and no workload type, the rules for every workload type only."""
     defaulted = pod_with_defaults(pod, version=version)
     validation: ValidationResult = validate_pod(
         pod,
@@ -84,13 +98,31 @@ def pod_report(
     qos = pod_qos(pod, spec_path=spec_path, defaulted=defaulted, version=version)
     requests = effective_requests(defaulted, apply_defaults=False)
     limits = effective_limits(defaulted, apply_defaults=False)
+    unreadable = tuple(unreadable_quantities(pod, spec_path))
     advice = (
-        pod_advice(pod, workload, qos.qos_class, requests, limits, claim_gpus=claim_gpus)
-        if workload
+        pod_advice(
+            pod,
+            workload,
+            qos.qos_class,
+            requests,
+            limits,
+            claim_gpus=claim_gpus,
+            spec_path=spec_path,
+            unreadable=unreadable,
+        )
+        if (workload is not None if advise is None else advise)
         else []
     )
     return PodReport(
-        pod, qos, requests, limits, validation.errors, validation.warnings, advice, defaulted
+        pod,
+        qos,
+        requests,
+        limits,
+        validation.errors,
+        validation.warnings,
+        advice,
+        defaulted,
+        unreadable,
     )
 
 

@@ -66,6 +66,9 @@ class SharingModeInfo:
     notes: tuple[str, ...]
     sources: tuple[str, ...]
     choices: tuple[str, ...] = ()  # the GpuChoice fields this mode uses
+    # the NodeChoice fields a catalog or custom node needs under this mode (its MIG layout,
+    # its replicas per GPU)
+    node_choices: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -173,6 +176,7 @@ def sharing_modes() -> list[SharingModeInfo]:
             notes=tuple(row["notes"]),  # type: ignore[arg-type]
             sources=tuple(row["sources"]),  # type: ignore[arg-type]
             choices=tuple(row.get("choices", ())),  # type: ignore[arg-type]
+            node_choices=tuple(row.get("node_choices", ())),  # type: ignore[arg-type]
         )
         for key, row in SHARING_MODES.items()
     ]

@@ -23,7 +23,8 @@ OPERATOR_MPS = (
 MIG_GUIDE = "https://docs.nvidia.com/datacenter/tesla/mig-user-guide/"
 CUDA_MPS = "https://docs.nvidia.com/deploy/mps/index.html"
 
-# key -> dict(choices, label, resources, isolates, does_not_isolate, notes, sources)
+# key -> dict(choices, node_choices, label, resources, isolates, does_not_isolate, notes,
+# sources)
 SHARING_MODES: dict[str, dict[str, object]] = {
     "whole": {
         # The fields of the GPU choice (design.planning.GpuChoice) this mode uses.
@@ -64,6 +65,8 @@ SHARING_MODES: dict[str, dict[str, object]] = {
     "mig-mixed": {
         # The fields of the GPU choice (design.planning.GpuChoice) this mode uses.
         "choices": ("model", "memory_gb", "profile"),
+        # The node's MIG layout (design.planning.NodeChoice): which slices each GPU has.
+        "node_choices": ("mig_layout",),
         "label": gettext_noop("MIG, mixed strategy"),
         "resources": ("nvidia.com/mig-<profile>",),
         "isolates": (
@@ -84,6 +87,8 @@ SHARING_MODES: dict[str, dict[str, object]] = {
     "time-slicing": {
         # The fields of the GPU choice (design.planning.GpuChoice) this mode uses.
         "choices": ("rename_shared",),
+        # The replicas per GPU of the device plugin's sharing configuration.
+        "node_choices": ("gpu_replicas",),
         "label": gettext_noop("Time-slicing"),
         "resources": ("nvidia.com/gpu", "nvidia.com/gpu.shared"),
         "isolates": (),
@@ -108,6 +113,8 @@ SHARING_MODES: dict[str, dict[str, object]] = {
     "mps": {
         # The fields of the GPU choice (design.planning.GpuChoice) this mode uses.
         "choices": ("rename_shared",),
+        # The replicas per GPU of the device plugin's sharing configuration.
+        "node_choices": ("gpu_replicas",),
         "label": gettext_noop("MPS (Multi-Process Service)"),
         "resources": ("nvidia.com/gpu", "nvidia.com/gpu.shared"),
         "isolates": (

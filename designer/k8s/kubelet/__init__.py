@@ -50,13 +50,16 @@ from designer.k8s.kubelet.values import (
     kubelet_values,
 )
 from designer.k8s.kubelet.view import (
+    BeyondInt64,
     NodeView,
+    beyond_int64,
     node_view,
 )
 
 __all__ = [
     "BEST_EFFORT",
     "BURSTABLE",
+    "BeyondInt64",
     "CPU_WEIGHT_LINEAR_LABEL",
     "CPU_WEIGHT_QUADRATIC_LABEL",
     "ContainerValues",
@@ -70,6 +73,7 @@ __all__ = [
     "QosReason",
     "QosResult",
     "ResourceConfig",
+    "beyond_int64",
     "calculate_linux_resources",
     "compute_qos_class",
     "container_hugepage_limits",

@@ -151,10 +151,25 @@ def _raw_values(pod: Pod, spec_path: str) -> list[tuple[str, str, ResourceValue]
     return [x for x in out if _kubelet_resource(x[1])]
 
 
-def _absurd_notes(pod: Pod, spec_path: str, config: KubeletConfig) -> list[Message]:
-    """Values the kubelet's int64 arithmetic cannot hold (cpu: 1e999), named and explained."""
-    notes: list[Message] = []
-    period = config.cpu_cfs_quota_period_us if config.custom_period else 100000
+@dataclass(frozen=True)
+class BeyondInt64:
+    """A cpu/memory/hugepages value too large for the kubelet's int64 arithmetic: Go's
+    ``Value()``/``MilliValue()`` cannot hold it (``go_value`` is what Go reads it as), or a
+    product the kubelet computes from it wraps around (``overflowing`` names them)."""
+
+    field: str
+    resource: str
+    value: str  # as written
+    method: str  # "MilliValue" for cpu, "Value" otherwise
+    go_value: int | None  # set when Go's read itself overflows
+    overflowing: tuple[str, ...] = ()
+
+
+def beyond_int64(pod: Pod, spec_path: str = "spec", period_us: int = 100000) -> list[BeyondInt64]:
+    """The values of ``pod`` (containers, pod level, overhead) the kubelet cannot compute with
+    as written: ``cpu: 1e999`` (MilliValue() overflows and reads 0), or a cpu limit whose
+    quota (millicores x ``period_us``) or shares (millicores x 1024) pass int64."""
+    out: list[BeyondInt64] = []
     for path, name, value in _raw_values(pod, spec_path):
         q = parse_quantity(value)
         if q is None or q.sign() <= 0:
@@ -166,26 +181,42 @@ def _absurd_notes(pod: Pod, spec_path: str, config: KubeletConfig) -> list[Messa
             exact = q.milli_value() if cpu else q.value()
         except OverflowError:
             go_value = q.go_scaled_value(-3 if cpu else 0)
-            notes.append(
-                Message(
-                    NOTE_ABSURD_READ,
-                    {"field": path, "value": shown, "method": method, "go_value": go_value},
-                )
-            )
+            out.append(BeyondInt64(path, name, shown, method, go_value))
             continue
         products = (
-            [("millicores x period", exact * period), ("millicores x 1024", exact * SHARES_PER_CPU)]
+            [
+                ("millicores x period", exact * period_us),
+                ("millicores x 1024", exact * SHARES_PER_CPU),
+            ]
             if cpu
             else [("1000 x bytes", exact * 1000)]
         )
-        overflowing = [what for what, product in products if product > _MAX_INT64]
+        overflowing = tuple(what for what, product in products if product > _MAX_INT64)
         if overflowing:
-            notes.append(
-                Message(
-                    NOTE_ABSURD_MATH,
-                    {"field": path, "value": shown, "what": ", ".join(overflowing)},
-                )
-            )
+            out.append(BeyondInt64(path, name, shown, method, None, overflowing))
+    return out
+
+
+def _absurd_notes(pod: Pod, spec_path: str, config: KubeletConfig) -> list[Message]:
+    """Values the kubelet's int64 arithmetic cannot hold (cpu: 1e999), named and explained."""
+    period = config.cpu_cfs_quota_period_us if config.custom_period else 100000
+    notes: list[Message] = []
+    for found in beyond_int64(pod, spec_path, period):
+        if found.go_value is not None:
+            params = {
+                "field": found.field,
+                "value": found.value,
+                "method": found.method,
+                "go_value": found.go_value,
+            }
+            notes.append(Message(NOTE_ABSURD_READ, params))
+        else:
+            params = {
+                "field": found.field,
+                "value": found.value,
+                "what": ", ".join(found.overflowing),
+            }
+            notes.append(Message(NOTE_ABSURD_MATH, params))
     return notes
 
 

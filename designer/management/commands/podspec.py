@@ -346,6 +346,8 @@ def object_lines(obj: dict[str, Any]) -> list[str]:
         lines.append(f"  warning: {warning['field']}: {warning['message']}{origin}")
     for note in obj.get("notes") or []:
         lines.append(f"  note: {note['field']}: {note['message']} ({note['origin']})")
+    for advice in obj.get("advice") or []:
+        lines.append(f"  advice: {advice['message']}")
     lines += [f"  {line}" for line in claim_lines(obj.get("claims") or [])]
     lines += format_admission(obj)
     return lines

@@ -1,0 +1,180 @@
+"""What users stumbled on, in a real browser (issue 16): MIG-aware node fit (1), typed values
+never lost to a late answer or a preset (3), sharing and presets without JavaScript (4), the
+address bar on a shared design (8), the QoS class in sight while typing on a phone (11)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, Route, expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+def qos(page: Page):
+    return page.locator("[data-qos-class]")
+
+
+def field(page: Page, name: str):
+    return page.locator(f'[name="{name}"]')
+
+
+def settle(page: Page) -> None:
+    """Wait until htmx has no request in flight."""
+    for _ in range(100):
+        page.wait_for_timeout(50)
+        if page.evaluate("document.querySelectorAll('.htmx-request').length") == 0:
+            return
+
+
+def test_node_fit_counts_the_mig_slices_and_offers_the_models_profiles_only(
+    live_server, page: Page
+) -> None:
+    page.goto(live_server.url + "/?preset=training")
+    page.get_by_label("GPU sharing mode").select_option("mig-single")
+    settle(page)
+    page.get_by_label("GPU model (for MIG)").select_option("h100-80gb")
+    settle(page)
+    profiles = page.get_by_label("MIG profile").locator("option")
+    names = profiles.evaluate_all("options => options.map(o => o.value)")
+    assert "1g.10gb" in names and "1g.5gb" not in names  # no A100 40GB profile
+    page.get_by_label("MIG profile").select_option("1g.10gb")
+    settle(page)
+    page.get_by_label("Node", exact=True).select_option("catalog")
+    settle(page)
+    page.get_by_label("Node shape").select_option("p5.48xlarge")
+    fit = page.locator("#node-fit")
+    expect(fit).to_contain_text("11 pods fit per node")  # cpu, not the 8 whole GPUs
+    expect(fit).to_contain_text("56 in all")
+    # Mixed strategy asks for the node's MIG layout, and says what is wrong with one.
+    page.get_by_label("GPU sharing mode").select_option("mig-mixed")
+    settle(page)
+    layout = page.get_by_label("MIG layout of the node")
+    layout.fill("3g.40gb=3")
+    expect(page.locator("#err-id_node_mig_layout")).to_contain_text("do not fit")
+    layout.fill("4: 3g.40gb=2; 4: 1g.10gb=7")
+    expect(page.locator("#err-id_node_mig_layout")).to_be_empty()
+    expect(fit).to_contain_text("nvidia.com/mig-1g.10gb")
+
+
+def hold_first(page: Page, marker: str) -> list[Route]:
+    """Hold the first request whose URL contains ``marker`` until the test lets it go."""
+    held: list[Route] = []
+
+    def handle(route: Route) -> None:
+        if marker in route.request.url and not held:
+            held.append(route)
+            return
+        route.continue_()
+
+    page.route(re.compile(r"/\?"), handle)
+    return held
+
+
+def test_a_late_preset_answer_does_not_overwrite_what_was_typed_since(
+    live_server, page: Page
+) -> None:
+    page.goto(live_server.url + "/?preset=training")
+    held = hold_first(page, "action=preset")
+    page.get_by_label("Workload type").select_option("inference")
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(20)
+    assert held, "the preset request was not sent"
+    memory_limit = field(page, "c-0-memory_limit")
+    memory_limit.fill("999Gi")
+    page.wait_for_timeout(700)  # the live answer for 999Gi comes back first
+    held[0].continue_()  # ...then the preset's, asked before the typing
+    expect(field(page, "name")).to_have_value("inference")  # the preset did apply
+    expect(memory_limit).to_have_value("999Gi")  # but not over the typed value
+    expect(qos(page)).to_have_attribute("data-qos-class", "Burstable")
+    expect(page.locator("#kept-edits")).to_contain_text("999Gi")
+
+
+def test_a_new_workload_type_keeps_edits_and_offers_the_whole_preset(
+    live_server, page: Page
+) -> None:
+    page.goto(live_server.url + "/?preset=training")
+    field(page, "c-0-cpu_request").fill("8")
+    expect(page.locator("#id_size")).to_have_value("custom")  # no longer the M preset
+    page.get_by_label("Workload type").select_option("training")  # the one already chosen
+    settle(page)
+    expect(field(page, "c-0-cpu_request")).to_have_value("8")
+    page.get_by_label("Workload type").select_option("inference")
+    expect(field(page, "c-0-image")).to_have_value(re.compile("tritonserver"))
+    expect(field(page, "c-0-cpu_request")).to_have_value("8")  # kept: the user typed it
+    expect(field(page, "c-0-cpu_limit")).to_have_value("4")  # untouched: the preset's
+    notice = page.locator("#kept-edits")
+    expect(notice).to_contain_text("CPU request")
+    notice.get_by_role("button", name="Apply the whole preset").click()
+    expect(field(page, "c-0-cpu_request")).to_have_value("4")
+    expect(page.locator("#kept-edits")).to_have_count(0)
+    # A renamed container's heading follows its name.
+    field(page, "c-0-name").fill("server")
+    expect(page.locator("#legend-c-0")).to_contain_text("“server”")
+
+
+def test_without_javascript_sharing_works_and_apply_preset_applies_it_all(
+    live_server, browser: Browser
+) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(live_server.url + "/?preset=inference")
+        page.get_by_label("Workload type").select_option("batch")
+        page.get_by_role("button", name="Apply preset").click()
+        expect(field(page, "name")).to_have_value("batch-inference")
+        expect(field(page, "labels")).to_have_value("app=batch-inference")
+        expect(field(page, "c-0-image")).to_have_value(re.compile("tritonserver"))
+        expect(field(page, "restart_policy")).to_have_value("OnFailure")
+        expect(page.locator(".rationale")).to_contain_text("restartPolicy OnFailure")
+        preview = page.locator("#manifest-yaml").text_content()
+        page.get_by_role("button", name="Share link").click()
+        expect(page).to_have_url(re.compile(r"/s/[0-9a-f]+$"))
+        assert page.locator("#manifest-yaml").text_content() == preview
+    finally:
+        context.close()
+
+
+def test_the_address_bar_of_a_shared_design_follows_edits(live_server, page: Page) -> None:
+    page.goto(live_server.url + "/?preset=batch")
+    page.get_by_role("button", name="Share link").click()
+    href = page.locator("#share-link a").get_attribute("href")
+    page.goto(href)
+    assert "/s/" in page.url
+    field(page, "c-0-memory_limit").fill("20Gi")
+    expect(page.locator("#manifest-yaml")).to_contain_text('memory: "20Gi"')
+    expect(page).to_have_url(re.compile(r"/\?.*c-0-memory_limit=20Gi"))
+    # Copying the address shares what is on screen.
+    other = page.context.new_page()
+    other.goto(page.url)
+    expect(other.locator("#manifest-yaml")).to_contain_text('memory: "20Gi"')
+    other.close()
+
+
+def test_on_a_phone_the_qos_class_and_errors_stay_in_sight_while_typing(
+    live_server, page: Page
+) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(live_server.url + "/?preset=training")
+    status = page.locator("#live-status")
+    expect(status).to_contain_text("Guaranteed")
+    memory_limit = field(page, "c-0-memory_limit")
+    memory_limit.scroll_into_view_if_needed()
+    memory_limit.fill("128Gi")
+    expect(status).to_contain_text("Burstable")
+    box = status.bounding_box()
+    assert box is not None and 0 <= box["y"] < 5  # stuck to the top of the screen
+    assert page.evaluate("window.scrollY") > 800  # far down the form
+    memory_limit.fill("oops")
+    expect(status).to_contain_text("1 error")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=ARTIFACTS / "designer-phone-typing.png")
+    status.get_by_role("link", name=re.compile("Results")).click()
+    results = page.locator("#results").bounding_box()
+    assert results is not None and results["y"] < 844  # the results are on screen
