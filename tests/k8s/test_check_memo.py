@@ -21,7 +21,8 @@ label_keys = st.sampled_from(
 )
 images = st.sampled_from(["nginx:1", "nginx:2", "", " nginx", "nginx ", None, 7, True])
 quantities = st.sampled_from(["1", "500m", "1Gi", "128m", "-1", "x", 1, 0.5, None, float("nan")])
-container_names = st.sampled_from(["app", "side", "App", ""])
+container_names = st.sampled_from(["app", "side", "App", "", "web-1", "a" * 64, 7])
+other_names = st.sampled_from(["app", "side", "main", "web-1", "c0", "App"])
 
 
 valid_names = st.sampled_from(["web-1", "web-2", "web.2"])
@@ -82,6 +83,7 @@ def pods(draw: Any, valid: bool = False) -> dict[str, Any]:
 def check_without_sharing(monkeypatch: pytest.MonkeyPatch, text: str) -> dict[str, Any]:
     with monkeypatch.context() as m:
         m.setattr(check_manifests, "memo_key", lambda workload: None)
+        m.setattr(check_manifests, "canonical", lambda workload: None)
         return check_texts([("dump", text)])
 
 
@@ -95,7 +97,9 @@ def replicas(draw: Any) -> list[dict[str, Any]]:
         pod = json.loads(json.dumps(base))
         meta = pod["metadata"]
         field = draw(
-            st.sampled_from(["name", "generateName", "namespace", "labels", "image", "none"])
+            st.sampled_from(
+                ["name", "generateName", "namespace", "labels", "image", "container", "none"]
+            )
         )
         if field in ("name", "generateName"):
             meta[field] = draw(names)
@@ -105,11 +109,24 @@ def replicas(draw: Any) -> list[dict[str, Any]]:
             meta.setdefault("labels", {})[draw(label_keys)] = draw(label_values)
         elif field == "image":
             pod["spec"]["containers"][0]["image"] = draw(images)
+        elif field == "container":
+            # Another Deployment's pods: the same resources, other container names (some
+            # invalid or repeated, or named elsewhere in the pod).
+            for c in pod["spec"]["containers"]:
+                c["name"] = draw(other_names if draw(st.booleans()) else container_names)
+            if draw(st.booleans()):
+                pod["metadata"]["annotations"] = {
+                    "kubectl.kubernetes.io/default-container": draw(other_names)
+                }
+            if draw(st.booleans()):
+                pod["spec"]["initContainers"] = [
+                    {"name": draw(other_names), "image": "busybox", "restartPolicy": "Always"}
+                ]
         out.append(pod)
     return out
 
 
-@settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     items=st.lists(pods(), min_size=1, max_size=3) | replicas(),
     as_json=st.booleans(),
