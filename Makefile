@@ -61,11 +61,10 @@ check-deploy: $(STAMP)
 	DJANGO_DEBUG=0 DJANGO_HTTPS=1 DJANGO_SECRET_KEY=$$(head -c 48 /dev/urandom | base64) DJANGO_ALLOWED_HOSTS=example.com \
 	  $(BIN)/python manage.py check --deploy --fail-level WARNING
 
-bench: $(STAMP)
+bench: $(STAMP) chromium
 	@command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends wrk >/dev/null; }
 	$(BIN)/python manage.py collectstatic --noinput >/dev/null
-	$(BIN)/python bench/bench_check.py
-	$(BIN)/python bench/bench_live.py
+	$(BIN)/python bench/all.py $(BENCH_FLAGS)
 
 # 50 users for 60 s on the realistic mix against the production server configuration
 # (DATABASE_URL=postgres://... for PostgreSQL; KILL_AT=30 kills a worker mid-run).

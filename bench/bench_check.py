@@ -1,22 +1,23 @@
-"""Benchmark: ``podspec check`` and ``POST /api/v1/analyze`` on a whole-cluster dump.
+"""Benchmark: ``podspec check`` and ``POST /api/v1/analyze`` on whole-cluster dumps.
 
-Generates a ``kubectl get pods -A -o yaml``-style List of 10,000 pods (the generator of
-bench_parse.py) as YAML and as JSON, and prints, best of N runs:
+Generates ``kubectl get pods -A -o yaml`` / ``-o json`` dumps (bench_parse's generator: every
+pod has its own name, uid, generateName, pod-template-hash, image tag, node and status, as
+real dumps do; resources drawn from a few sizes) and prints, best of N runs, side by side:
 
-- the bare parse of the same text by the fastest parser (yaml-rs for YAML, orjson for JSON)
-  and by PyYAML's CSafeLoader;
-- ``check_texts`` (what ``podspec check --format json`` computes: read, find, report);
-- the ``podspec check --format json`` command end to end (a subprocess, Django start-up
-  included);
-- ``POST /api/v1/analyze`` through Django's test client (no network);
+* the bare parse of the same text by the fastest parser (yaml-rs for YAML, orjson for JSON);
+* ``check_texts`` in this process (what the API computes: read, find, check, report; one core);
+* the ``podspec check --format json`` command with ``--jobs 1`` and ``--jobs N`` (the
+  machine's cores), start-up excluded (a check of a one-pod file is subtracted), and its
+  peak memory;
+* ``POST /api/v1/analyze`` through Django's test client (no network; the API takes 20 MB,
+  so a JSON dump over that is sent without kubectl's indentation);
 
-Pods of one ReplicaSet share their template, and the check reports each distinct template
-once: by default the dump holds 211 templates (``--templates 0``: every pod different, the
-worst case).
+for the dump where every pod differs, then for one where the pods of each ReplicaSet share
+their template and image (211 templates). Then the speed-up of ``--jobs N`` on 4 files of
+10,000 pods, and a 100,000-pod dump checked in bounded memory (its peak beside the 10,000-pod
+one's).
 
-and the figure: check time / fastest bare parse (the target is under 1.5).
-
-    .venv/bin/python bench/bench_check.py [--pods 10000] [--runs 3] [--no-pyyaml]
+    .venv/bin/python bench/bench_check.py [--pods 10000] [--runs 3] [--big 100000]
 """
 
 from __future__ import annotations
@@ -42,12 +43,14 @@ import django  # noqa: E402
 django.setup()
 
 import orjson  # noqa: E402
-import yaml  # noqa: E402
 import yaml_rs  # noqa: E402
 from bench_parse import make_pod_list, to_yaml  # noqa: E402
 from django.test import Client  # noqa: E402
+from table import Row, render  # noqa: E402
 
-from designer.k8s.check import check_texts  # noqa: E402
+from designer.k8s.check import check_texts, default_jobs  # noqa: E402
+
+API_LIMIT = 20 * 1024 * 1024
 
 
 def replicated(pods: dict, templates: int) -> dict:
@@ -91,20 +94,21 @@ def best(fn: Callable[[], object], runs: int) -> float:
     return min(times)
 
 
-def cli(path: Path) -> None:
-    subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "manage.py"),
-            "podspec",
-            "check",
-            "--format",
-            "json",
-            str(path),
-        ],
-        check=False,
-        stdout=subprocess.DEVNULL,
-    )
+def cli(paths: list[Path], jobs: int) -> tuple[float, float]:
+    """(wall seconds, peak RSS in MB of the command's own process; its --jobs workers are
+    forks that each hold one slice)."""
+    command = [sys.executable, str(ROOT / "manage.py"), "podspec", "check", "--format", "json"]
+    command += ["--jobs", str(jobs), *map(str, paths)]
+    start = time.perf_counter()
+    with subprocess.Popen(command, stdout=subprocess.DEVNULL) as process:
+        _pid, _status, usage = os.wait4(process.pid, 0)
+        process.returncode = 0  # reaped by wait4
+    return time.perf_counter() - start, usage.ru_maxrss / 1024
+
+
+def best_cli(paths: list[Path], jobs: int, runs: int) -> tuple[float, float]:
+    results = [cli(paths, jobs) for _ in range(runs)]
+    return min(t for t, _ in results), max(m for _, m in results)
 
 
 def api(client: Client, text: str, content_type: str) -> None:
@@ -112,53 +116,121 @@ def api(client: Client, text: str, content_type: str) -> None:
     assert response.status_code == 200, response.content[:200]
 
 
-def main() -> None:
+def texts(pods: dict) -> dict[str, str]:
+    """The dump as kubectl prints it: ``-o yaml`` and ``-o json`` (4-space indent)."""
+    return {"YAML": to_yaml(pods), "JSON": json.dumps(pods, indent=4)}
+
+
+def dump_rows(pods: dict, shape: str, tmp: Path, args: argparse.Namespace) -> list[Row]:
+    rows: list[Row] = []
+    client = Client()
+    jobs = default_jobs()
+    startup, _ = best_cli([write(tmp / "one.yaml", one_pod())], 1, args.runs)
+    for fmt, text in texts(pods).items():
+        size = len(text.encode()) / 1e6
+        what = f"{args.pods:,} pods, {shape}, {fmt} {size:.1f} MB"
+        if fmt == "YAML":
+            name, fastest = "yaml-rs", best(lambda t=text: yaml_rs.loads(t), args.runs)
+        else:
+            name, fastest = "orjson", best(lambda t=text: orjson.loads(t), args.runs)
+        check = best(lambda t=text: check_texts([("bench", t)], max_bytes=1 << 30), args.runs)
+        rows.append(Row(f"check_texts, {what}", check, "s", fastest, name, "<= 1.5"))
+        path = write(tmp / f"dump.{fmt.lower()}", text)
+        for n in sorted({1, jobs}):
+            wall, _peak = best_cli([path], n, args.runs)
+            rows.append(
+                Row(
+                    f"podspec check --jobs {n} (start-up {startup:.2f} s excluded), {what}",
+                    max(wall - startup, 0.0),
+                    "s",
+                    fastest,
+                    name,
+                    "<= 1.5",
+                )
+            )
+        body, kind = text, f"application/{fmt.lower()}"
+        note = ""
+        if len(body.encode()) > API_LIMIT:
+            body, note = json.dumps(pods), " (sent without indentation: the API takes 20 MB)"
+        served = best(lambda b=body, c=kind: api(client, b, c), 1)
+        rows.append(Row(f"POST /api/v1/analyze{note}, {what}", served, "s", fastest, name))
+    return rows
+
+
+def one_pod() -> str:
+    return "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n"
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(text)
+    return path
+
+
+def run(argv: list[str] | None = None) -> list[Row]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pods", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--no-pyyaml", action="store_true", help="skip the slow CSafeLoader")
     parser.add_argument(
-        "--templates",
-        type=int,
-        default=211,
-        help="distinct pod templates among the pods (default 211, as in bench_parse's apps); "
-        "0 = every pod different (the worst case: nothing can be shared)",
+        "--big", type=int, default=100_000, help="pods of the bounded-memory dump (0: skip)"
     )
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    jobs = default_jobs()
+    rows: list[Row] = []
+    with tempfile.TemporaryDirectory() as name:
+        tmp = Path(name)
+        rows += dump_rows(make_pod_list(args.pods), "every pod different", tmp, args)
+        repeated = replicated(make_pod_list(args.pods), 211)
+        rows += dump_rows(repeated, "211 templates", tmp, args)
 
-    pods = make_pod_list(args.pods)
-    if args.templates:
-        pods = replicated(pods, args.templates)
-    texts = {"YAML": to_yaml(pods), "JSON": json.dumps(pods)}
-    client = Client()
-    shape = f"{args.templates} distinct pod templates" if args.templates else "all pods different"
-    print(f"{args.pods:,} pods ({shape}), best of {args.runs} runs\n")
-    for fmt, text in texts.items():
-        size = len(text.encode())
-        print(f"{fmt}: {size / 1e6:.1f} MB")
-        if fmt == "YAML":
-            fastest_name = "yaml-rs"
-            fastest = best(lambda t=text: yaml_rs.loads(t), args.runs)
-        else:
-            fastest_name = "orjson"
-            fastest = best(lambda t=text: orjson.loads(t), args.runs)
-        print(f"  bare parse, {fastest_name:<18} {fastest:7.3f} s")
-        if fmt == "YAML" and not args.no_pyyaml:
-            csafe = best(lambda t=text: yaml.load(t, Loader=yaml.CSafeLoader), 1)
-            print(f"  bare parse, PyYAML CSafeLoader   {csafe:7.3f} s")
-        check = best(lambda t=text: check_texts([("bench", t)]), args.runs)
-        print(f"  check_texts                      {check:7.3f} s   ratio {check / fastest:.2f}")
-        with tempfile.NamedTemporaryFile("w", suffix=f".{fmt.lower()}") as handle:
-            handle.write(text)
-            handle.flush()
-            command = best(lambda p=Path(handle.name): cli(p), 1)
-        print(
-            f"  podspec check (process)          {command:7.3f} s   ratio {command / fastest:.2f}"
+        # --jobs: 4 files of 10,000 different pods.
+        files = [
+            write(tmp / f"part{i}.yaml", to_yaml(make_pod_list(10_000, seed=i))) for i in range(4)
+        ]
+        one, _ = best_cli(files, 1, 1)
+        many, _ = best_cli(files, jobs, 1)
+        rows.append(Row("podspec check --jobs 1, 4 files x 10,000 pods", one, "s"))
+        rows.append(
+            Row(f"podspec check --jobs {jobs}, 4 files x 10,000 pods", many, "s", one, "--jobs 1")
         )
-        content_type = "application/yaml" if fmt == "YAML" else "application/json"
-        served = best(lambda t=text, c=content_type: api(client, t, c), 1)
-        print(f"  POST /api/v1/analyze             {served:7.3f} s   ratio {served / fastest:.2f}")
-        print()
+
+        # Bounded memory: peak RSS for 10,000 and for the big dump.
+        small = write(tmp / "small.yaml", to_yaml(make_pod_list(10_000)))
+        _, small_peak = cli([small], 1)
+        rows.append(Row("peak memory, podspec check --jobs 1, 10,000 pods", small_peak, "MB"))
+        if args.big:
+            big = tmp / "big.yaml"
+            with big.open("w") as out:
+                for start in range(0, args.big, 10_000):
+                    part = to_yaml(make_pod_list(min(10_000, args.big - start), seed=start))
+                    # One List: the first part's head, every part's items, the last's tail.
+                    head, _, rest = part.partition("items:\n")
+                    items, _, tail = rest.rpartition("kind: List\n")
+                    out.write((head + "items:\n" if start == 0 else "") + items)
+                out.write("kind: List\n" + tail)
+            mb = big.stat().st_size / 1e6
+            wall, peak = cli([big], jobs)
+            rows.append(
+                Row(
+                    f"podspec check --jobs {jobs}, {args.big:,} pods ({mb:.0f} MB YAML)",
+                    wall,
+                    "s",
+                )
+            )
+            rows.append(
+                Row(
+                    f"peak memory, podspec check --jobs {jobs}, {args.big:,} pods",
+                    peak,
+                    "MB",
+                    small_peak,
+                    "10,000 pods",
+                    "bounded",
+                )
+            )
+    return rows
+
+
+def main() -> None:
+    print(render(run()))
 
 
 if __name__ == "__main__":

@@ -40,11 +40,14 @@ from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "designer.settings")
 
 import django  # noqa: E402
 
 django.setup()
+
+from table import Row, render  # noqa: E402
 
 from designer.forms import design_query  # noqa: E402
 from designer.k8s.design import DRA_MODE, GpuChoice, preset_design  # noqa: E402
@@ -124,6 +127,7 @@ def wrk(url: str, seconds: int, connections: int, threads: int, script: str | No
     return float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
 
 
+<<<<<<< HEAD
 STORE_ORIGIN = """
 import sys
 import django
@@ -165,6 +169,9 @@ def origin_design(env: dict[str, str]) -> Any:
 
 
 def main() -> None:
+=======
+def run(argv: list[str] | None = None) -> list[Row]:
+>>>>>>> main
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", type=int, default=8)
@@ -175,6 +182,7 @@ def main() -> None:
         help="the training design with a DRA claim (2 GPUs, at least 40Gi) instead of "
         "nvidia.com/gpu: 2",
     )
+<<<<<<< HEAD
     parser.add_argument(
         "--origin",
         action="store_true",
@@ -182,6 +190,9 @@ def main() -> None:
         "database, patched and diffed on every answer",
     )
     args = parser.parse_args()
+=======
+    args = parser.parse_args(argv)
+>>>>>>> main
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is not installed (make bench installs Debian's wrk)")
     port = free_port()
@@ -232,12 +243,17 @@ def main() -> None:
         finally:
             server.terminate()
             server.wait(timeout=10)
-    print(f"{'figure':<40} {'req/s':>10}")
-    print(f"{'bare Django view (same server)':<40} {bare:>10.0f}")
-    print(f"{'live update (HX-Request, one typed value)':<40} {live:>10.0f}")
-    print(f"{'ratio live / bare (goal >= 0.30)':<40} {live / bare:>10.2f}")
-    print(f"{'live update, namespace policy pasted':<40} {policy:>10.0f}")
-    print(f"{'ratio with policy / bare':<40} {policy / bare:>10.2f}")
+    bare_name = "bare view, same server"
+    what = "DRA claim" if args.dra else "nvidia.com/gpu"
+    return [
+        Row("bare Django view, same server and middleware", bare, "req/s"),
+        Row(f"live update ({what}, one typed value)", live, "req/s", bare, bare_name, ">= 0.30"),
+        Row("live update, namespace policy pasted", policy, "req/s", bare, bare_name),
+    ]
+
+
+def main() -> None:
+    print(render(run()))
 
 
 if __name__ == "__main__":

@@ -810,6 +810,7 @@ def analyze(
         kubernetes_version=version,
         namespace=namespace or None,
         max_workloads=budget,
+        share_names=True,  # only as_dict() is read
     )
     reason = refusal(body, result, budget)
     if reason is not None:

@@ -21,7 +21,8 @@ label_keys = st.sampled_from(
 )
 images = st.sampled_from(["nginx:1", "nginx:2", "", " nginx", "nginx ", None, 7, True])
 quantities = st.sampled_from(["1", "500m", "1Gi", "128m", "-1", "x", 1, 0.5, None, float("nan")])
-container_names = st.sampled_from(["app", "side", "App", ""])
+container_names = st.sampled_from(["app", "side", "App", "", "web-1", "a" * 64, 7])
+other_names = st.sampled_from(["app", "side", "main", "web-1", "c0", "App"])
 
 
 shm_empty_dirs = st.sampled_from(
@@ -102,6 +103,7 @@ def pods(draw: Any, valid: bool = False) -> dict[str, Any]:
 def check_without_sharing(monkeypatch: pytest.MonkeyPatch, text: str) -> dict[str, Any]:
     with monkeypatch.context() as m:
         m.setattr(check_manifests, "memo_key", lambda workload: None)
+        m.setattr(check_manifests, "canonical", lambda workload: None)
         return check_texts([("dump", text)])
 
 
@@ -116,7 +118,16 @@ def replicas(draw: Any) -> list[dict[str, Any]]:
         meta = pod["metadata"]
         field = draw(
             st.sampled_from(
-                ["name", "generateName", "namespace", "labels", "image", "volume", "none"]
+                [
+                    "name",
+                    "generateName",
+                    "namespace",
+                    "labels",
+                    "image",
+                    "volume",
+                    "container",
+                    "none",
+                ]
             )
         )
         if field in ("name", "generateName"):
@@ -131,11 +142,24 @@ def replicas(draw: Any) -> list[dict[str, Any]]:
             # Each pod's token volume has its own name; the /dev/shm volume may differ too.
             pod["spec"]["volumes"][0]["name"] = draw(st.sampled_from(["kube-api-access-b2", "t"]))
             pod["spec"]["volumes"][1]["emptyDir"] = draw(shm_empty_dirs)
+        elif field == "container":
+            # Another Deployment's pods: the same resources, other container names (some
+            # invalid or repeated, or named elsewhere in the pod).
+            for c in pod["spec"]["containers"]:
+                c["name"] = draw(other_names if draw(st.booleans()) else container_names)
+            if draw(st.booleans()):
+                pod["metadata"]["annotations"] = {
+                    "kubectl.kubernetes.io/default-container": draw(other_names)
+                }
+            if draw(st.booleans()):
+                pod["spec"]["initContainers"] = [
+                    {"name": draw(other_names), "image": "busybox", "restartPolicy": "Always"}
+                ]
         out.append(pod)
     return out
 
 
-@settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     items=st.lists(pods(), min_size=1, max_size=3) | replicas(),
     as_json=st.booleans(),

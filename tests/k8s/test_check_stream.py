@@ -83,11 +83,13 @@ BROKEN = [
     b"items:\n- kind: Pod\n- kind: Pod\nkind: List\nitems:\n- kind: Service\n",
     b"not: [valid",
     b"",
+    "items:\n- kind: Pod\n  metadata: {name: a\ud800}\n- kind: Pod\nkind: List\n",
+    bytearray(b"items:\n- kind: Pod\n  metadata: {name: a}\n- kind: Pod\nkind: List\n"),
 ]
 
 
 @pytest.mark.parametrize("text", BROKEN)
-def test_a_dump_a_slice_cannot_read_alone_is_read_whole(text: bytes) -> None:
+def test_a_dump_a_slice_cannot_read_alone_is_read_whole(text: bytes | str) -> None:
     same([("x.yaml", text), ("ok.yaml", dump_yaml(dump(3, 1)))])
 
 

@@ -378,6 +378,7 @@ def test_a_defect_on_one_workload_does_not_lose_the_report_on_the_others(
     monkeypatch.setattr(check_module, "pod_report", broken)
     # The three pods differ only in their namespaces: each is checked on its own here.
     monkeypatch.setattr(check_module, "memo_key", lambda workload: None)
+    monkeypatch.setattr(check_module, "canonical", lambda workload: None)
     text = "---\n".join(
         POD.replace("trainer", name).replace("namespace: ml", f"namespace: {name}")
         for name in ("a", "bad", "c")

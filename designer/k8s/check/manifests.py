@@ -21,7 +21,7 @@ from designer.k8s.apiserver import (
 )
 from designer.k8s.check.admission import apply_policies
 from designer.k8s.check.claims import ClaimLinks, link_claims, read_dra_objects
-from designer.k8s.check.memo import memo_key
+from designer.k8s.check.memo import canonical, memo_key, rename
 from designer.k8s.check.operators import path_rewriter, skipped_entry, template_section
 from designer.k8s.core import FieldError, FieldWarning, Message
 from designer.k8s.design import (
@@ -63,6 +63,9 @@ class CheckedObject:
     version_notes: tuple[VersionNote, ...] = field(default_factory=tuple)
     # What the object's operator (and GPU schedulers) say (check.operators, operators).
     operator: OperatorReport | None = None
+    # The report is one of pods whose containers were renamed (check.memo.canonical): the
+    # token -> name map that as_dict writes back. None: the report is this pod's own.
+    rename: dict[str, str] | None = None
 
     @property
     def errors(self) -> list[FieldError | Finding]:
@@ -123,7 +126,7 @@ class CheckedObject:
             out["advice"] = [a.as_dict() for a in self.advice]
         out["notes"] = [n.as_dict() for n in self.notes] if op and op.notes else []
         out.update((self.links or ClaimLinks()).fields(out["warnings"]))
-        return out
+        return rename(out, self.rename) if self.rename else out
 
 
 def _rewritten(message: Message, text: Any) -> Message:
@@ -333,6 +336,7 @@ def _check_documents(
     version: ClusterVersion | None = None,
     policies: list[FoundPolicy] | None = None,
     max_workloads: int | None = None,
+    share_names: bool = False,
 ) -> tuple[list[CheckedObject], list[InputError], list[dict[str, Any]], DraObjects]:
     """A file's pod templates checked, its read errors, the objects without a pod template
     and its resource.k8s.io objects."""
@@ -343,7 +347,7 @@ def _check_documents(
         return [], [InputError(file, None, message)], [], DraObjects()
     if policies is not None:
         policies += [FoundPolicy(file, s) for s in scan.skipped if is_policy(s)]
-    objects = check_workloads(file, workloads, version)
+    objects = check_workloads(file, workloads, version, share_names=share_names)
     errors = [InputError(file, e.document, e.message, e.hostile) for e in read_errors]
     skipped = [skipped_entry(file, s) for s in scan.skipped]
     return objects, errors, skipped, read_dra_objects(file, documents)
@@ -360,9 +364,15 @@ def check_workloads(
     version: ClusterVersion | None = None,
     memo: dict[bytes, PodReport] | None = None,
     operator_memo: dict[Any, OperatorReport] | None = None,
+    *,
+    share_names: bool = False,
 ) -> list[CheckedObject]:
     """The workloads of one file checked, in order; identical pod templates (by memo key)
-    share their report, in ``memo`` when given (a caller checking many slices of one dump)."""
+    share their report, in ``memo`` when given (a caller checking many slices of one dump).
+
+    ``share_names``: pods that differ in their containers' names too share a report (see
+    check.memo.canonical), for callers that only read ``as_dict()`` (the report's Pod model
+    and messages then hold the stand-in names)."""
     memo = {} if memo is None else memo
     operator_memo = {} if operator_memo is None else operator_memo
     objects: list[CheckedObject] = []
@@ -371,11 +381,22 @@ def check_workloads(
             memo.clear()
         if len(operator_memo) > MEMO_LIMIT:
             operator_memo.clear()
-        keys = [memo_key(w) for w in group]
-        extras = operator_reports(group, keys, operator_memo)
-        for w, k, extra in zip(group, keys, extras, strict=True):
-            report = _shared_report(w, memo, version, k)
-            objects.append(CheckedObject(file, w, report, operator=extra))
+        checked = list(group)
+        keys: list[bytes | None] = []
+        names: list[dict[str, str] | None] = []
+        for i, w in enumerate(group):
+            renamed = canonical(w) if share_names else None
+            if renamed is None:
+                keys.append(memo_key(w))
+                names.append(None)
+            else:
+                key, checked[i], mapping = renamed
+                keys.append(key)
+                names.append(mapping)
+        extras = operator_reports(checked, keys, operator_memo)
+        for w, c, k, extra, mapping in zip(group, checked, keys, extras, names, strict=True):
+            report = _shared_report(c, memo, version, k)
+            objects.append(CheckedObject(file, w, report, operator=extra, rename=mapping))
     return objects
 
 
@@ -397,6 +418,7 @@ def check_files(
     kubernetes_version: str | None = None,
     namespace: str | None = None,
     max_workloads: int | None = None,
+    share_names: bool = False,
 ) -> CheckResult:
     """Every object of several files, and what could not be read, for one Kubernetes
     version (default: the newest supported). The LimitRanges and ResourceQuotas found in any
@@ -405,7 +427,10 @@ def check_files(
     file link to the pods' claims. Raises ValueError for an unsupported version.
 
     ``max_workloads`` bounds the work a caller accepts per file (the web's budget): more
-    documents than that are refused before parsing, more workloads before any is checked."""
+    documents than that are refused before parsing, more workloads before any is checked.
+
+    ``share_names``: for callers that only read the objects' ``as_dict()`` (check_texts, the
+    API): pods that differ only in their containers' names share one report."""
     version = cluster_version(kubernetes_version)
     # A parsed manifest is a large tree of acyclic, long-lived objects: the cyclic garbage
     # collector would walk it again and again while parsing and reporting allocate (a third
@@ -429,7 +454,7 @@ def check_files(
                 errors.append(InputError(file, None, str(failure)))
                 continue
             checked, failed, without, dra_found = _check_documents(
-                file, documents, runtimes, version, found, max_workloads
+                file, documents, runtimes, version, found, max_workloads, share_names
             )
             objects += checked
             errors += failed
@@ -469,6 +494,7 @@ def check_texts(
         kubernetes_version=kubernetes_version,
         namespace=namespace,
         max_workloads=max_workloads,
+        share_names=True,
     )
     enabled = gc.isenabled()
     gc.disable()  # as in check_files: the report is many small long-lived objects

@@ -22,6 +22,8 @@ So two pods with one key get the same report, message for message; the different
 
 from __future__ import annotations
 
+import secrets
+import string
 from typing import Any
 
 import orjson
@@ -151,19 +153,31 @@ def _memory_volumes(volumes: Any) -> Any:
 def memo_key(workload: Workload) -> bytes | None:
     """The bytes two workloads share exactly when their pod reports are equal (None: the
     workload cannot be keyed, e.g. a value JSON cannot hold; it is checked on its own)."""
-    meta, spec = workload.pod_metadata, workload.pod_spec
-    if not isinstance(meta, dict) or not isinstance(spec, dict):
+    spec = workload.pod_spec
+    if not isinstance(spec, dict):
+        return None
+    return _key(workload, _project_spec(spec))
+
+
+def _project_spec(spec: dict[str, Any]) -> dict[str, Any]:
+    """What the checks read of a pod spec (see the module docstring)."""
+    projected = {k: v for k, v in spec.items() if k not in SKIPPED_SPEC}
+    if "volumes" in spec:
+        projected["volumes"] = _memory_volumes(spec["volumes"])
+    for k in _CONTAINER_LISTS.intersection(projected):
+        if type(projected[k]) is list:  # noqa: E721
+            projected[k] = [_container(c) for c in projected[k]]
+    return projected
+
+
+def _key(workload: Workload, projected_spec: dict[str, Any]) -> bytes | None:
+    meta = workload.pod_metadata
+    if not isinstance(meta, dict):
         return None
     projected_meta = {k: v for k, v in meta.items() if k not in SKIPPED_METADATA}
     for k, project in _METADATA.items():
         if k in projected_meta:
             projected_meta[k] = project(projected_meta[k])
-    projected_spec = {k: v for k, v in spec.items() if k not in SKIPPED_SPEC}
-    if "volumes" in spec:
-        projected_spec["volumes"] = _memory_volumes(spec["volumes"])
-    for k in _CONTAINER_LISTS.intersection(projected_spec):
-        if type(projected_spec[k]) is list:  # noqa: E721
-            projected_spec[k] = [_container(c) for c in projected_spec[k]]
     try:
         # Without OPT_SORT_KEYS: the same pod written in another key order only misses the
         # memo (a dump writes every pod the same way). A key that is not a string (YAML's
@@ -183,3 +197,74 @@ def memo_key(workload: Workload) -> bytes | None:
         return None
     # orjson writes NaN and infinities as null: a key with a null might stand for either.
     return None if b"null" in key else key
+
+
+# --- pods that differ in their containers' names ----------------------------------------
+
+# Container names stand in as these tokens (random per process: no manifest can hold one).
+TOKEN = "zq" + "".join(secrets.choice(string.ascii_lowercase) for _ in range(12))
+
+
+def canonical(workload: Workload) -> tuple[bytes, Workload, dict[str, str]] | None:
+    """A core-kind pod template with its containers renamed ``<TOKEN>0``, ``<TOKEN>1`` ...,
+    its memo key, and the renaming back: pods of two Deployments with the same resources
+    but other container names share one report, each entry then written with its own
+    names (CheckedObject.as_dict). None when the names could matter beyond their text: an
+    operator's kind (it requires a container by name), a name that is invalid or repeated
+    (the API server's message names it), a name written elsewhere in the pod (an env var's
+    resourceFieldRef, an annotation), DRA claims."""
+    record = workload.record
+    if record is None or record.operator or workload.path_map or workload.facts:
+        return None
+    spec = workload.pod_spec
+    if not isinstance(spec, dict) or "resourceClaims" in spec:
+        return None
+    renamed_spec = dict(spec)
+    projected_spec = _project_spec(spec)
+    names: list[str] = []
+    for key in ("containers", "initContainers", "ephemeralContainers"):
+        items = spec.get(key)
+        if items is None:
+            continue
+        if type(items) is not list:  # noqa: E721
+            return None
+        renamed = []
+        for c, projected in zip(items, projected_spec[key], strict=True):
+            if type(c) is not dict:  # noqa: E721
+                return None
+            name = c.get("name")
+            if type(name) is not str or not name or name_is_dns_label(name):  # noqa: E721
+                return None
+            token = f"{TOKEN}{len(names)}"
+            renamed.append({**c, "name": token})
+            projected["name"] = token  # a copy (_container)
+            names.append(name)
+        renamed_spec[key] = renamed
+    if len(set(names)) != len(names):
+        return None
+    # A copy with the renamed spec (dataclasses.replace would re-run __init__: a tenth of
+    # the check's time on a dump).
+    renamed_workload = object.__new__(Workload)
+    renamed_workload.__dict__.update(workload.__dict__)
+    renamed_workload.__dict__["pod_spec"] = renamed_spec
+    key = _key(renamed_workload, projected_spec)
+    if key is None or any(b'"' + n.encode() + b'"' in key for n in names):
+        return None
+    # An operator rule could still read the object's own containers (obj): only core kinds.
+    return key, renamed_workload, {f"{TOKEN}{i}": n for i, n in enumerate(names)}
+
+
+_TOKEN_BYTES = TOKEN.encode()
+
+
+def rename(value: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    """``value`` (a JSON-ready entry) with the tokens of :func:`canonical` replaced by the
+    names they stand for, as a new entry (the shared report's lists are never changed).
+    Tokens and names are DNS labels: JSON writes them as they are."""
+    blob = orjson.dumps(value)
+    if _TOKEN_BYTES not in blob:
+        return value
+    # Longest first: <TOKEN>1 must not eat the start of <TOKEN>12.
+    for token in sorted(names, key=len, reverse=True):
+        blob = blob.replace(token.encode(), names[token].encode())
+    return orjson.loads(blob)

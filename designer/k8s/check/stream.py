@@ -128,7 +128,7 @@ class CheckStream:
 
     def _whole(self) -> bool:
         for _file, text in self.inputs:
-            data = text.encode() if isinstance(text, str) else text
+            data = _bytes(text)
             if any(marker in data for marker in WHOLE_INPUT_MARKERS):
                 return True
             if b"\\" in data and _LETTER_ESCAPE.search(data):
@@ -188,6 +188,7 @@ class CheckStream:
             max_bytes=self.max_bytes,
             kubernetes_version=self.kubernetes_version,
             namespace=self.namespace,
+            share_names=True,
         )
         enabled = gc.isenabled()
         gc.disable()
@@ -209,7 +210,7 @@ class CheckStream:
         _SPLITS = {}
         units: list[_Unit] = []
         for i, (_file, text) in enumerate(self.inputs):
-            data = text.encode() if isinstance(text, str) else bytes(text)
+            data = _bytes(text)
             split = split_list(data) if len(data) <= self.max_bytes else None
             if split is None or not is_list(split.document.data):
                 units.append(_Unit(i))
@@ -235,6 +236,13 @@ class CheckStream:
             results = pool.map(_check_unit_json, units, [settings] * len(units))
             for unit, blob in zip(units, results, strict=True):
                 yield unit, SliceResult(**orjson.loads(blob))
+
+
+def _bytes(text: str | bytes) -> bytes:
+    """The input's bytes to look at (an unpaired surrogate kept, for the reader to refuse)."""
+    if isinstance(text, str):
+        return text.encode("utf-8", "surrogatepass")
+    return text if isinstance(text, bytes) else bytes(text)
 
 
 # The inputs and their splits, set before the workers fork (they read them from here), and
@@ -296,7 +304,7 @@ def _check_file(
 
 def _report(file: str, scan: Any, version: ClusterVersion, namespace: str | None) -> SliceResult:
     objects: list[CheckedObject] = check_workloads(
-        file, scan.workloads, version, _MEMO, _OPERATOR_MEMO
+        file, scan.workloads, version, _MEMO, _OPERATOR_MEMO, share_names=True
     )
     objects, _dra = link_claims(objects, DraObjects())
     objects, _reports = apply_policies(objects, [], version=version, namespace=namespace)
