@@ -23,11 +23,18 @@ def field(page: Page, name: str):
     return page.locator(f'[name="{name}"]')
 
 
+# htmx is busy while a request is in flight and until the swapped content has settled
+# (its triggers are attached then: a change before that sends nothing).
+BUSY = (
+    "document.querySelectorAll('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added').length"
+)
+
+
 def settle(page: Page) -> None:
     """Wait until htmx has no request in flight."""
     for _ in range(100):
         page.wait_for_timeout(50)
-        if page.evaluate("document.querySelectorAll('.htmx-request').length") == 0:
+        if page.evaluate(BUSY) == 0:
             return
 
 

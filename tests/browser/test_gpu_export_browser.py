@@ -13,12 +13,19 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
+# htmx is busy while a request is in flight and until the swapped content has settled
+# (its triggers are attached then: a change before that sends nothing).
+BUSY = (
+    "document.querySelectorAll('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added').length"
+)
+
+
 def settle(page: Page) -> None:
     """Wait until htmx has no request in flight (the designer re-renders on some changes)."""
     # (wait_for_function evaluates a string, which the page's CSP forbids.)
     for _ in range(100):
         page.wait_for_timeout(50)
-        if page.evaluate("document.querySelectorAll('.htmx-request').length") == 0:
+        if page.evaluate(BUSY) == 0:
             return
 
 
