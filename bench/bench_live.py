@@ -127,7 +127,6 @@ def wrk(url: str, seconds: int, connections: int, threads: int, script: str | No
     return float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
 
 
-<<<<<<< HEAD
 STORE_ORIGIN = """
 import sys
 import django
@@ -168,10 +167,7 @@ def origin_design(env: dict[str, str]) -> Any:
     return design
 
 
-def main() -> None:
-=======
 def run(argv: list[str] | None = None) -> list[Row]:
->>>>>>> main
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", type=int, default=8)
@@ -182,17 +178,13 @@ def run(argv: list[str] | None = None) -> list[Row]:
         help="the training design with a DRA claim (2 GPUs, at least 40Gi) instead of "
         "nvidia.com/gpu: 2",
     )
-<<<<<<< HEAD
     parser.add_argument(
         "--origin",
         action="store_true",
         help="the design opened from a PyTorchJob's Worker: the object is read from the "
         "database, patched and diffed on every answer",
     )
-    args = parser.parse_args()
-=======
     args = parser.parse_args(argv)
->>>>>>> main
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is not installed (make bench installs Debian's wrk)")
     port = free_port()
@@ -244,7 +236,9 @@ def run(argv: list[str] | None = None) -> list[Row]:
             server.terminate()
             server.wait(timeout=10)
     bare_name = "bare view, same server"
-    what = "DRA claim" if args.dra else "nvidia.com/gpu"
+    what = (
+        "opened from a PyTorchJob" if args.origin else "DRA claim" if args.dra else "nvidia.com/gpu"
+    )
     return [
         Row("bare Django view, same server and middleware", bare, "req/s"),
         Row(f"live update ({what}, one typed value)", live, "req/s", bare, bare_name, ">= 0.30"),
