@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
+from tests.browser.htmx import settle
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -21,21 +23,6 @@ def qos(page: Page):
 
 def field(page: Page, name: str):
     return page.locator(f'[name="{name}"]')
-
-
-# htmx is busy while a request is in flight and until the swapped content has settled
-# (its triggers are attached then: a change before that sends nothing).
-BUSY = (
-    "document.querySelectorAll('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added').length"
-)
-
-
-def settle(page: Page) -> None:
-    """Wait until htmx has no request in flight."""
-    for _ in range(100):
-        page.wait_for_timeout(50)
-        if page.evaluate(BUSY) == 0:
-            return
 
 
 def test_node_fit_counts_the_mig_slices_and_offers_the_models_profiles_only(

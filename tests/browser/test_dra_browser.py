@@ -14,27 +14,14 @@ import pytest
 import yaml
 from playwright.sync_api import Page, expect
 
+from tests.browser.htmx import settle
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 H100 = (ROOT / "tests" / "k8s" / "data" / "resourceslice_h100x8.yaml").read_text()
 DRA = "DRA claim (resource.k8s.io/v1, Kubernetes 1.34+)"
-
-
-# htmx is busy while a request is in flight and until the swapped content has settled
-# (its triggers are attached then: a change before that sends nothing).
-BUSY = (
-    "document.querySelectorAll('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added').length"
-)
-
-
-def settle(page: Page) -> None:
-    """Wait until htmx has no request in flight (the designer re-renders on some changes)."""
-    for _ in range(100):
-        page.wait_for_timeout(50)
-        if page.evaluate(BUSY) == 0:
-            return
 
 
 def qos(page: Page):

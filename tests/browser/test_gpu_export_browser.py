@@ -8,25 +8,11 @@ import pytest
 import yaml
 from playwright.sync_api import Page, expect
 
+from tests.browser.htmx import settle
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-
-
-# htmx is busy while a request is in flight and until the swapped content has settled
-# (its triggers are attached then: a change before that sends nothing).
-BUSY = (
-    "document.querySelectorAll('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added').length"
-)
-
-
-def settle(page: Page) -> None:
-    """Wait until htmx has no request in flight (the designer re-renders on some changes)."""
-    # (wait_for_function evaluates a string, which the page's CSP forbids.)
-    for _ in range(100):
-        page.wait_for_timeout(50)
-        if page.evaluate(BUSY) == 0:
-            return
 
 
 def test_picking_a_node_and_a_mig_profile_updates_fit_and_yaml_live(
