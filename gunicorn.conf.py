@@ -11,8 +11,9 @@ Why these values:
 * timeouts: 10 s for a new connection's request headers, 5 s of keep-alive between
   requests, 30 s for the worker's heartbeat and for each wait on a slow request body; 25 s
   to finish in-flight requests on shutdown (the pod's terminationGracePeriodSeconds is 30).
-* limits: request lines and header fields of 8 KB (a design's address is under 4 KB: longer
-  designs travel as share links), 100 header fields, 1,000 connections per worker, and a
+* limits: request lines and header fields of 8 KB (a design's address is under 4 KB: the
+  page's own requests are POSTs and longer addresses are stored pages, designer.addresses),
+  100 header fields, 1,000 connections per worker, and a
   worker is replaced after about 5,000 requests so memory cannot creep.
 """
 

@@ -156,7 +156,7 @@ def action_attrs(action: str) -> dict[str, Any]:
     other fields, e.g. the GPU sharing mode sets the container's GPU resource name). The
     page's #designer element gives every request hx-include and hx-swap."""
     return {
-        "hx-get": reverse_lazy("index"),
+        "hx-post": reverse_lazy("index"),
         "hx-trigger": "change",
         "hx-vals": json.dumps({"action": action}),
         "hx-target": "#designer",

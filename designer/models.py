@@ -88,6 +88,21 @@ class StoredOrigin(models.Model):
         return self.id
 
 
+class StoredPage(models.Model):
+    """A designer page whose address would be too long (designer.store.PageStore reads and
+    writes it): the address carries ``?page=<id>``, every replica reads the query here."""
+
+    # The first 20 hex digits of the SHA-256 of the query: the same page, the same id.
+    id = models.CharField(primary_key=True, max_length=20)
+    created = models.DateTimeField(db_index=True)
+    expires = models.DateTimeField(db_index=True)
+    size = models.PositiveIntegerField()  # len(data): what the byte bounds count
+    data = models.BinaryField()  # the zlib-compressed query string
+
+    def __str__(self) -> str:
+        return self.id
+
+
 class SharedCluster(models.Model):
     """A share link for a design *and* the cluster it was made for (issue #12): the
     Kubernetes version and the pasted namespace policy. They describe the cluster, not the

@@ -137,6 +137,12 @@ ORIGIN_TTL_SECONDS = int(os.environ.get("ORIGIN_TTL_SECONDS", 30 * 24 * 3600))
 ORIGIN_MAX_ENTRY_BYTES = int(os.environ.get("ORIGIN_MAX_ENTRY_BYTES", 1024 * 1024))
 ORIGIN_MAX_TOTAL_BYTES = int(os.environ.get("ORIGIN_MAX_TOTAL_BYTES", 128 * 1024 * 1024))
 ORIGIN_MAX_ENTRIES = int(os.environ.get("ORIGIN_MAX_ENTRIES", 10000))
+# Designer pages whose address would be too long for proxies (designer.store.PageStore):
+# the address holds ?page=<id>; kept 30 days after last use, bounded the same ways.
+PAGE_TTL_SECONDS = int(os.environ.get("PAGE_TTL_SECONDS", 30 * 24 * 3600))
+PAGE_MAX_ENTRY_BYTES = int(os.environ.get("PAGE_MAX_ENTRY_BYTES", 1024 * 1024))
+PAGE_MAX_TOTAL_BYTES = int(os.environ.get("PAGE_MAX_TOTAL_BYTES", 128 * 1024 * 1024))
+PAGE_MAX_ENTRIES = int(os.environ.get("PAGE_MAX_ENTRIES", 10000))
 
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"

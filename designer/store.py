@@ -31,7 +31,7 @@ from django.db import DatabaseError, IntegrityError, transaction
 from django.utils import timezone
 
 from designer.k8s.design import Origin
-from designer.models import StoredAnalysis, StoredOrigin
+from designer.models import StoredAnalysis, StoredOrigin, StoredPage
 
 log = logging.getLogger("designer.store")
 
@@ -156,98 +156,135 @@ def _usage(model: Any) -> tuple[int, int]:
     return len(sizes), sum(sizes)
 
 
-# --- the objects designs were opened from (issue 11) ----------------------------------------
-
-DEFAULT_ORIGIN_TTL = 30 * 24 * 3600
-DEFAULT_ORIGIN_MAX_ENTRY_BYTES = 1024 * 1024
-DEFAULT_ORIGIN_MAX_TOTAL_BYTES = 128 * 1024 * 1024
-DEFAULT_ORIGIN_MAX_ENTRIES = 10000
+# --- content-addressed entries: the objects designs were opened from, long addresses ---------
 
 
-class OriginTooLarge(AnalysisTooLarge):
-    """The compressed origin is larger than one entry may be."""
-
-
-class OriginStore:
-    """The objects designs were opened from, by a content id (the same object and template
-    get the same id, so opening or sharing it again only extends its time), kept
-    ``ORIGIN_TTL_SECONDS`` after it was last stored, bounded like the analyses."""
+class ContentStore:
+    """Entries of ``model`` under a content id (the same content always gets the same id, so
+    storing it again only extends its time), kept ``ttl`` seconds after it was last stored
+    and bounded like the analyses. Subclasses say what the content is (``_content``,
+    ``_value``) and where their settings are (``SETTINGS``)."""
 
     ID = re.compile(r"^[0-9a-f]{20}$")
+    model: Any = None
+    SETTINGS = ""  # the settings' prefix: <SETTINGS>_TTL_SECONDS, _MAX_ENTRY_BYTES, ...
+    DEFAULTS = (0, 0, 0, 0)  # ttl, max entry bytes, max total bytes, max entries
+    TOO_LARGE: type[AnalysisTooLarge] = AnalysisTooLarge
 
     def __init__(
         self,
         *,
-        ttl: int = DEFAULT_ORIGIN_TTL,
-        max_entry_bytes: int = DEFAULT_ORIGIN_MAX_ENTRY_BYTES,
-        max_total_bytes: int = DEFAULT_ORIGIN_MAX_TOTAL_BYTES,
-        max_entries: int = DEFAULT_ORIGIN_MAX_ENTRIES,
+        ttl: int | None = None,
+        max_entry_bytes: int | None = None,
+        max_total_bytes: int | None = None,
+        max_entries: int | None = None,
     ) -> None:
-        self.ttl = ttl
-        self.max_entry_bytes = max_entry_bytes
-        self.max_total_bytes = max_total_bytes
-        self.max_entries = max_entries
+        ttl_d, entry_d, total_d, entries_d = self.DEFAULTS
+        self.ttl = ttl_d if ttl is None else ttl
+        self.max_entry_bytes = entry_d if max_entry_bytes is None else max_entry_bytes
+        self.max_total_bytes = total_d if max_total_bytes is None else max_total_bytes
+        self.max_entries = entries_d if max_entries is None else max_entries
 
     @classmethod
-    def default(cls) -> OriginStore:
-        return cls(
-            ttl=getattr(settings, "ORIGIN_TTL_SECONDS", DEFAULT_ORIGIN_TTL),
-            max_entry_bytes=getattr(
-                settings, "ORIGIN_MAX_ENTRY_BYTES", DEFAULT_ORIGIN_MAX_ENTRY_BYTES
-            ),
-            max_total_bytes=getattr(
-                settings, "ORIGIN_MAX_TOTAL_BYTES", DEFAULT_ORIGIN_MAX_TOTAL_BYTES
-            ),
-            max_entries=getattr(settings, "ORIGIN_MAX_ENTRIES", DEFAULT_ORIGIN_MAX_ENTRIES),
+    def default(cls) -> Any:
+        """The store with the site's settings (each falls back to the class's default)."""
+        names = ("TTL_SECONDS", "MAX_ENTRY_BYTES", "MAX_TOTAL_BYTES", "MAX_ENTRIES")
+        ttl, entry, total, entries = (
+            getattr(settings, f"{cls.SETTINGS}_{name}", default)
+            for name, default in zip(names, cls.DEFAULTS, strict=True)
         )
+        return cls(ttl=ttl, max_entry_bytes=entry, max_total_bytes=total, max_entries=entries)
 
-    @staticmethod
-    def _content(origin: Origin) -> bytes:
-        return dumps_json(origin.model_dump(mode="json", exclude={"id"}))
+    def _content(self, value: Any) -> bytes:
+        raise NotImplementedError
 
-    def save(self, origin: Origin) -> str:
-        """Store the origin (once: the id is its content) or extend its time; its id.
-        Raises OriginTooLarge, or DatabaseError when the database refuses the write."""
-        raw = self._content(origin)
-        origin_id = hashlib.sha256(raw).hexdigest()[:20]
+    def _value(self, raw: bytes, entry_id: str) -> Any:
+        raise NotImplementedError
+
+    def save(self, value: Any) -> str:
+        """Store the value (once: the id is its content) or extend its time; its id. Raises
+        TOO_LARGE, or DatabaseError when the database refuses the write."""
+        raw = self._content(value)
+        entry_id = hashlib.sha256(raw).hexdigest()[:20]
         packed = zlib.compress(raw, 6)
         if len(packed) > self.max_entry_bytes:
-            raise OriginTooLarge(len(packed), self.max_entry_bytes)
+            raise self.TOO_LARGE(len(packed), self.max_entry_bytes)
         now = timezone.now()
         expires = now + timedelta(seconds=self.ttl)
-        updated = StoredOrigin.objects.filter(id=origin_id).update(expires=expires)
+        updated = self.model.objects.filter(id=entry_id).update(expires=expires)
         if not updated:
             try:
                 with transaction.atomic():
-                    StoredOrigin.objects.create(
-                        id=origin_id, created=now, expires=expires, size=len(packed), data=packed
+                    self.model.objects.create(
+                        id=entry_id, created=now, expires=expires, size=len(packed), data=packed
                     )
             except IntegrityError:
-                return origin_id  # another request stored the same origin just now
+                return entry_id  # another request stored the same content just now
             try:
-                _prune(StoredOrigin, now, self.max_entries, self.max_total_bytes)
+                _prune(self.model, now, self.max_entries, self.max_total_bytes)
             except DatabaseError:  # the entry is saved; pruning is retried by the next save
-                log.exception("pruning stored origins failed")
-        return origin_id
+                log.exception("pruning %s failed", self.model._meta.verbose_name_plural)
+        return entry_id
 
-    def load(self, origin_id: str) -> Origin | None:
-        """The origin (with its id), or None when the id is malformed, unknown or expired."""
-        if not self.ID.match(origin_id):
+    def load(self, entry_id: str) -> Any:
+        """The value, or None when the id is malformed, unknown or expired."""
+        if not self.ID.match(entry_id):
             return None
         row = (
-            StoredOrigin.objects.filter(id=origin_id, expires__gt=timezone.now())
+            self.model.objects.filter(id=entry_id, expires__gt=timezone.now())
             .values_list("data", flat=True)
             .first()
         )
         if row is None:
             return None
         try:
-            raw = zlib.decompress(bytes(row))
-            value = json.loads(raw) if _LONG_INTEGER.search(raw) else orjson.loads(raw)
-            return Origin.model_validate({**value, "id": origin_id})
+            return self._value(zlib.decompress(bytes(row)), entry_id)
         except (zlib.error, ValueError):
-            log.error("stored origin %s cannot be read", origin_id)
+            log.error("%s %s cannot be read", self.model._meta.verbose_name, entry_id)
             return None
 
     def usage(self) -> tuple[int, int]:
-        return _usage(StoredOrigin)
+        return _usage(self.model)
+
+
+class OriginTooLarge(AnalysisTooLarge):
+    """The compressed origin is larger than one entry may be."""
+
+
+class OriginStore(ContentStore):
+    """The objects designs were opened from (issue 11), by the content of the object and its
+    template."""
+
+    model = StoredOrigin
+    SETTINGS = "ORIGIN"
+    DEFAULTS = (30 * 24 * 3600, 1024 * 1024, 128 * 1024 * 1024, 10000)
+    TOO_LARGE = OriginTooLarge
+
+    def _content(self, value: Origin) -> bytes:
+        return dumps_json(value.model_dump(mode="json", exclude={"id"}))
+
+    def _value(self, raw: bytes, entry_id: str) -> Origin:
+        value = json.loads(raw) if _LONG_INTEGER.search(raw) else orjson.loads(raw)
+        return Origin.model_validate({**value, "id": entry_id})
+
+
+class PageTooLarge(AnalysisTooLarge):
+    """The compressed page query is larger than one entry may be."""
+
+
+class PageStore(ContentStore):
+    """The designer's pages whose address would be too long to travel (issue 12: a pasted
+    namespace policy, node manifest or ResourceSlices): the address bar then holds
+    ``?page=<id>`` and the query lives here, so a reload, a copied address and every
+    replica still open the same page. Kept like the origins, 30 days after last use."""
+
+    model = StoredPage
+    SETTINGS = "PAGE"
+    DEFAULTS = (30 * 24 * 3600, 1024 * 1024, 128 * 1024 * 1024, 10000)
+    TOO_LARGE = PageTooLarge
+
+    def _content(self, value: str) -> bytes:
+        return value.encode("ascii")  # an urlencoded query
+
+    def _value(self, raw: bytes, entry_id: str) -> str:
+        return raw.decode("ascii")

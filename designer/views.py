@@ -17,6 +17,7 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import replace_url
 from django_htmx.middleware import HtmxDetails
 
+from designer.addresses import expand_page, page_address, short_query
 from designer.forms import (
     Cluster,
     ClusterForm,
@@ -31,6 +32,7 @@ from designer.forms import (
     touched_keys,
     touched_text,
 )
+from designer.i18n import translate
 from designer.k8s.core import Message
 from designer.k8s.design import Design, UnknownWorkloadType, preset_design
 from designer.models import SharedCluster
@@ -72,15 +74,20 @@ def _unbound(design: Design, touched: frozenset[str] = frozenset()) -> tuple[Pod
 
 
 def _design_url(design: Design, cluster: Cluster, touched: frozenset[str] = frozenset()) -> str:
-    query = with_touched(urlencode(page_query(design, cluster)), touched)
-    return f"{reverse('index')}?{query}"
+    return page_address(with_touched(urlencode(page_query(design, cluster)), touched))
 
 
-@require_http_methods(["GET", "HEAD"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @vary_on_headers("HX-Request", "HX-Target")
 def index(request: HtmxHttpRequest) -> HttpResponse:
-    """The designer. The query string holds the whole design, so every URL is shareable."""
-    data = request.GET
+    """The designer. The address holds the whole design (or ``?page=<id>`` for a long one,
+    see designer.addresses), so every page is a link. The page's own requests are POSTs: a
+    pasted namespace policy or node manifest is longer than a request line may be."""
+    problem: Message | None = None
+    if request.method == "POST":
+        data = request.POST
+    else:
+        data, problem = expand_page(request.GET)
     action = data.get("action", "")
     # The fields the user edited (issue 16): a preset leaves them alone.
     touched = touched_keys(data.get("touched", ""))
@@ -112,16 +119,15 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
             cluster_form=cluster_form,
             notice=notice,
         )
+        if results.design is not None and not request.htmx and (action or request.method == "POST"):
+            # Without JavaScript, a button click or a posted form lands on the page's
+            # address, so a reload repeats neither.
+            return redirect(_design_url(results.design, cluster, results.touched))
         if action and results.design is not None:
-            if not request.htmx:
-                # Without JavaScript, a button click lands on the canonical URL so a
-                # reload does not repeat it.
-                return redirect(_design_url(results.design, cluster, results.touched))
             # The action changed the design: the form shows the new one (a valid form had
             # no form errors, so the results stand as they are).
             pod_form, formset = _unbound(results.design, results.touched)
         return _render_designer(request, pod_form, formset, results, cluster_form)
-    problem: Message | None = None
     try:
         design = preset_design(
             data.get("preset") or data.get("workload") or "training", data.get("size")
@@ -137,11 +143,23 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
     return _render_designer(request, pod_form, formset, results, cluster_form)
 
 
+def _short_links(context: dict[str, Any]) -> str | None:
+    """The page's address (None without a design), with the links beside the design
+    (download, share without JavaScript) made short when they would be too long."""
+    if not context.get("query"):
+        return None
+    address = page_address(context["query"])
+    for key in ("download_query", "share_query"):
+        context[key] = short_query(context[key])
+    return address
+
+
 def _render_results(request: HtmxHttpRequest, results: Results) -> HttpResponse:
     """The results panel and every message slot (out of band), without the forms."""
     context = results_context(results, oob=True)
+    address = _short_links(context)
     response = render(request, "designer/index.html#results", context)
-    return replace_url(response, f"{reverse('index')}?{context['query']}")
+    return replace_url(response, address) if address else response
 
 
 def _render_designer(
@@ -155,21 +173,27 @@ def _render_designer(
     context = designer_context(
         pod_form, formset, results, oob=target == "results", cluster_form=cluster_form
     )
+    address = _short_links(context)
     template = "designer/index.html"
     if request.htmx:
         template += "#results" if target == "results" else "#designer"
     response = render(request, template, context)
-    if request.htmx and results.design is not None:
-        response = replace_url(response, f"{reverse('index')}?{context['query']}")
+    if request.htmx and address and results.design is not None:
+        response = replace_url(response, address)
     return response
 
 
 @require_GET
 def export_yaml(request: HttpRequest) -> HttpResponse:
     """The preview's YAML as a download; refused (409) while the design has errors."""
-    pod_form, formset, design = _bind(request.GET)
+    data, problem = expand_page(request.GET)
+    if problem is not None:
+        return HttpResponse(
+            translate(problem), status=404, content_type="text/plain; charset=utf-8"
+        )
+    pod_form, formset, design = _bind(data)
     design, _notice = resolve_origin(design)
-    cluster_form, cluster = _bind_cluster(request.GET)
+    cluster_form, cluster = _bind_cluster(data)
     results = design_results(design, pod_form, formset, cluster=cluster, cluster_form=cluster_form)
     if not results.downloadable or results.design is None:
         return HttpResponse(
@@ -187,7 +211,7 @@ def export_yaml(request: HttpRequest) -> HttpResponse:
 def share(request: HtmxHttpRequest) -> HttpResponse:
     """Store the design under a short permanent id; the same design gives the same id."""
     # htmx posts the form; without JavaScript the design travels in the form's action URL.
-    data = request.POST if "c-TOTAL_FORMS" in request.POST else request.GET
+    data = request.POST if "c-TOTAL_FORMS" in request.POST else expand_page(request.GET)[0]
     pod_form, formset, design = _bind(data)
     # A share link keeps the whole object the design came from (it never expires).
     design, _notice = resolve_origin(design)
@@ -218,7 +242,7 @@ def _share_failed(
 ) -> HttpResponse:
     """The reason beside the Share button (htmx: static/app.js swaps answers marked
     X-Swap-Error, as htmx swaps no 4xx/5xx by itself), or a page linking back."""
-    context = {"share_error": message, "query": query or request.GET.urlencode()}
+    context = {"share_error": message, "query": short_query(query or request.GET.urlencode())}
     if request.htmx:
         response = render(request, "designer/index.html#share-link", context, status=status)
         response["X-Swap-Error"] = "true"

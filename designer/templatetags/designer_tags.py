@@ -139,7 +139,7 @@ def _size_select(choices: tuple[Any, ...], value: str, oob: bool, language: str)
         ((v, SafeString(" selected") if v == value else "", label) for v, label in choices),
     )
     return format_html(
-        '<select name="size" id="id_size" data-untracked{} hx-get="{}" hx-trigger="change" '
+        '<select name="size" id="id_size" data-untracked{} hx-post="{}" hx-trigger="change" '
         'hx-target="#designer" hx-vals=\'{{"action": "preset", "changed": "size", '
         '"was": "{}"}}\'>{}</select>',
         _swap(oob),

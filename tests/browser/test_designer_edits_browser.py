@@ -56,16 +56,18 @@ def test_node_fit_counts_the_mig_slices_and_offers_the_models_profiles_only(
 
 
 def hold_first(page: Page, marker: str) -> list[Route]:
-    """Hold the first request whose URL contains ``marker`` until the test lets it go."""
+    """Hold the first designer request whose form (the page posts it) or URL contains
+    ``marker`` until the test lets it go."""
     held: list[Route] = []
 
     def handle(route: Route) -> None:
-        if marker in route.request.url and not held:
+        request = route.request
+        if marker in (request.post_data or "") + request.url and not held:
             held.append(route)
             return
         route.continue_()
 
-    page.route(re.compile(r"/\?"), handle)
+    page.route(re.compile(r"^https?://[^/]+/(\?.*)?$"), handle)
     return held
 
 

@@ -109,9 +109,12 @@ def test_without_javascript_a_pasted_limit_range_shows_the_admitted_pod(client: 
     )
     assert re.search(r"<code>cpu</code></th><td>100m</td><td>500m</td>", html)
     assert "LimitRanger adds 4 values to it" in text
-    # The textarea keeps the text, and the form is an ordinary GET form.
+    # The textarea keeps the text, and the form posts (a policy is longer than a request
+    # line may be: tests/web/test_addresses.py) with its CSRF token.
     assert html_lib.escape(DEFAULTS).split("\n")[0] in html
-    assert re.search(r'<form id="design-form"[^>]*method="get"', html)
+    assert re.search(r'<form id="design-form"[^>]*method="post"', html)
+    form = html[html.index('<form id="design-form"') :]
+    assert 'name="csrfmiddlewaretoken"' in form[: form.index("</form>")]
 
 
 def test_the_live_update_answers_after_admission_and_refreshes_the_panels_slot(

@@ -12,11 +12,14 @@ from __future__ import annotations
 import http.client
 import socket
 import time
+from http.cookies import SimpleCookie
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 
 from tests.web.servers import database_env, get, gunicorn
+from tests.web.test_addresses import LONG_POLICY, form_data
 
 pytestmark = pytest.mark.server
 
@@ -131,3 +134,36 @@ def test_make_serve_and_the_container_run_the_same_configuration() -> None:
     dockerfile = (root / "Dockerfile").read_text()
     assert "gunicorn -c gunicorn.conf.py" in makefile
     assert '"-c", "gunicorn.conf.py"' in dockerfile
+
+
+def test_a_long_namespace_policy_updates_live_and_reloads_on_the_real_server(server: int) -> None:
+    """Issue 12: the page's query with a pasted `kubectl get -o yaml` policy is longer than
+    gunicorn's request line (8,190 bytes): as a GET it is refused (414) before Django sees it. The
+    live update is a POST, and its address a stored page that reloads."""
+    body = urlencode(form_data(LONG_POLICY))
+    status, _ = get(server, f"/?{body}")
+    assert status == 414  # what a GET address this long gets, before Django sees it
+    connection = http.client.HTTPConnection("127.0.0.1", server, timeout=10)
+    try:
+        connection.request("GET", "/")
+        first = connection.getresponse()
+        first.read()
+        cookie = SimpleCookie(first.getheader("Set-Cookie"))["csrftoken"].value
+        headers = {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Cookie": f"csrftoken={cookie}",
+            "X-CSRFToken": cookie,
+            "HX-Request": "true",
+            "HX-Target": "results",
+        }
+        connection.request("POST", "/", body=body, headers=headers)
+        response = connection.getresponse()
+        html = response.read().decode()
+        assert response.status == 200
+        assert 'data-qos-class="Burstable"' in html
+        address = response.getheader("HX-Replace-Url")
+        assert address and address.startswith("/?page=") and len(address) < 100
+    finally:
+        connection.close()
+    status, page = get(server, address)
+    assert status == 200 and b'data-qos-class="Burstable"' in page
