@@ -174,3 +174,39 @@ def test_on_a_phone_the_qos_class_and_errors_stay_in_sight_while_typing(
     status.get_by_role("link", name=re.compile("Results")).click()
     results = page.locator("#results").bounding_box()
     assert results is not None and results["y"] < 844  # the results are on screen
+
+
+def test_a_live_answer_fills_the_slots_the_page_has_and_keeps_no_page_snapshot(
+    live_server, page: Page
+) -> None:
+    """The message slots are filled in place (the same element, the live region a screen
+    reader knows; bench/bench_browser.py: 702 htmx events a keystroke when each slot was
+    swapped whole), and htmx copies no snapshot of the page into sessionStorage on each
+    answer (the address holds the design)."""
+    page.goto(live_server.url + "/?preset=training")
+    page.evaluate("document.getElementById('err-id_c-0-cpu_request').dataset.marker = 'kept'")
+    field(page, "c-0-cpu_limit").fill("1")  # under the request: the API server refuses it
+    slot = page.locator("#err-id_c-0-cpu_request")
+    expect(slot).to_contain_text("must be less than or equal to cpu limit of 1")
+    assert slot.evaluate("el => el.dataset.marker") == "kept"
+    assert page.evaluate("sessionStorage.getItem('htmx-history-cache')") is None
+    expect(slot).to_have_count(1)
+    field(page, "c-0-cpu_limit").fill("16")
+    expect(slot).to_be_empty()
+
+
+def test_back_and_forward_to_the_designer_load_the_whole_page(live_server, page: Page) -> None:
+    """Without a snapshot htmx asks the server for the address on back/forward; it gets the
+    whole page (header, form and footer), not the part an htmx request would get."""
+    page.goto(live_server.url + "/?preset=training")
+    field(page, "c-0-memory_limit").fill("65Gi")
+    expect(qos(page)).to_have_attribute("data-qos-class", "Burstable")
+    settle(page)
+    page.get_by_role("link", name="Analyze").click()
+    expect(page).to_have_url(re.compile(r"/analyze$"))
+    page.go_back()
+    expect(qos(page)).to_have_attribute("data-qos-class", "Burstable")
+    expect(field(page, "c-0-memory_limit")).to_have_value("65Gi")
+    expect(page.locator("header.site-header")).to_have_count(1)
+    expect(page.locator("footer.site-footer")).to_have_count(1)
+    expect(page.locator("#designer")).to_have_count(1)

@@ -66,7 +66,7 @@ def test_htmx_typing_request_renders_only_the_results_with_field_slots(client: C
     assert response.status_code == 200
     assert "<html" not in html
     assert html.lstrip().startswith('<section id="results"')
-    assert 'id="err-id_c-0-cpu_limit" hx-swap-oob="true"' in html
+    assert 'id="err-id_c-0-cpu_limit" hx-swap-oob="innerHTML"' in html
     assert response["HX-Replace-Url"].startswith("/?")
     assert "HX-Request" in response["Vary"]
 
@@ -324,7 +324,7 @@ def test_out_of_band_slots_exist_only_for_fields_on_the_page(client: Client) -> 
     design = preset_design("inference")
     html = client.get("/?" + query_for(design), **HTMX_RESULTS).content.decode()
     page = client.get("/?" + query_for(design)).content.decode()
-    for slot in re.findall(r'id="(err-[^"]+)" hx-swap-oob="true"', html):
+    for slot in re.findall(r'id="(err-[^"]+)" hx-swap-oob="innerHTML"', html):
         assert f'id="{slot}"' in page, slot
 
 

@@ -139,7 +139,7 @@ def test_every_claim_problem_is_shown_beside_its_field(
     assert text in slot(page, slot_id)
     # The live update refreshes the same slot (out of band), from the fast path.
     live = client.get(url(design), **HTMX_RESULTS).content.decode()
-    assert f'id="{slot_id}" hx-swap-oob="true"' in live
+    assert f'id="{slot_id}" hx-swap-oob="innerHTML"' in live
     assert text in slot(live, slot_id)
 
 
@@ -162,7 +162,7 @@ def test_out_of_band_slots_of_a_dra_design_exist_on_the_page(client: Client) -> 
     )
     live = client.get(url(design), **HTMX_RESULTS).content.decode()
     page = client.get(url(design)).content.decode()
-    slots = re.findall(r'id="(err-[^"]+)" hx-swap-oob="true"', live)
+    slots = re.findall(r'id="(err-[^"]+)" hx-swap-oob="innerHTML"', live)
     assert "err-id_gpu_first_available-0-selectors" in slots
     assert "err-id_node_resource_slices" in slots and "err-id_gpu_source" in slots
     for slot_id in slots:
