@@ -21,7 +21,7 @@ from designer.k8s.apiserver import (
 )
 from designer.k8s.check.admission import apply_policies
 from designer.k8s.check.claims import ClaimLinks, link_claims, read_dra_objects
-from designer.k8s.check.memo import canonical, memo_key, rename
+from designer.k8s.check.memo import canonical, memo_key, rename, renamed
 from designer.k8s.check.operators import path_rewriter, skipped_entry, template_section
 from designer.k8s.core import FieldError, FieldWarning, Message
 from designer.k8s.design import (
@@ -385,14 +385,19 @@ def check_workloads(
         keys: list[bytes | None] = []
         names: list[dict[str, str] | None] = []
         for i, w in enumerate(group):
-            renamed = canonical(w) if share_names else None
-            if renamed is None:
+            found = canonical(w) if share_names else None
+            if found is None:
                 keys.append(memo_key(w))
                 names.append(None)
-            else:
-                key, checked[i], mapping = renamed
-                keys.append(key)
-                names.append(mapping)
+                continue
+            key, mapping = found
+            keys.append(key)
+            names.append(mapping)
+            # The renamed copy is what gets checked: only needed when a report for the key
+            # is not known yet (a Pod no operator owns reads nothing else; see
+            # operators.operator_reports).
+            if key not in memo or w.kind != "Pod" or (key, i == 0) not in operator_memo:
+                checked[i] = renamed(w, mapping)
         extras = operator_reports(checked, keys, operator_memo)
         for w, c, k, extra, mapping in zip(group, checked, keys, extras, names, strict=True):
             report = _shared_report(c, memo, version, k)

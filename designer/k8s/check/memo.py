@@ -71,13 +71,17 @@ class _Validity:
         """``True`` for a valid value, ``[value]`` otherwise (see the module docstring)."""
         if type(value) is not str:  # noqa: E721 (a str subclass is not what YAML gives)
             return [value]
+        return True if self.valid(value) else [value]
+
+    def valid(self, value: str) -> bool:
+        """Whether the API server accepts the string."""
         ok = self.known.get(value)
         if ok is None:
             ok = bool(value) and not self.check(value)
             if len(self.known) >= self.LIMIT:
                 self.known.clear()
             self.known[value] = ok
-        return True if ok else [value]
+        return ok
 
 
 _generate_name_ok = _Validity(lambda v: name_is_dns_subdomain(v, prefix=True))
@@ -205,53 +209,67 @@ def _key(workload: Workload, projected_spec: dict[str, Any]) -> bytes | None:
 TOKEN = "zq" + "".join(secrets.choice(string.ascii_lowercase) for _ in range(12))
 
 
-def canonical(workload: Workload) -> tuple[bytes, Workload, dict[str, str]] | None:
-    """A core-kind pod template with its containers renamed ``<TOKEN>0``, ``<TOKEN>1`` ...,
-    its memo key, and the renaming back: pods of two Deployments with the same resources
-    but other container names share one report, each entry then written with its own
-    names (CheckedObject.as_dict). None when the names could matter beyond their text: an
-    operator's kind (it requires a container by name), a name that is invalid or repeated
-    (the API server's message names it), a name written elsewhere in the pod (an env var's
-    resourceFieldRef, an annotation), DRA claims."""
+def canonical(workload: Workload) -> tuple[bytes, dict[str, str]] | None:
+    """The memo key of a core-kind pod template with its containers renamed ``<TOKEN>0``,
+    ``<TOKEN>1`` ..., and the renaming back (token -> name): pods of two Deployments with
+    the same resources but other container names share one report, each entry then written
+    with its own names (CheckedObject.as_dict). The renamed template itself is only built
+    when the report is not in the memo yet (:func:`renamed`). None when the names could
+    matter beyond their text: an operator's kind (it requires a container by name), a name
+    that is invalid or repeated (the API server's message names it), a name written
+    elsewhere in the pod (an env var's resourceFieldRef, an annotation), DRA claims."""
     record = workload.record
     if record is None or record.operator or workload.path_map or workload.facts:
         return None
     spec = workload.pod_spec
     if not isinstance(spec, dict) or "resourceClaims" in spec:
         return None
-    renamed_spec = dict(spec)
     projected_spec = _project_spec(spec)
     names: list[str] = []
-    for key in ("containers", "initContainers", "ephemeralContainers"):
+    for key in _CONTAINER_KEYS:
         items = spec.get(key)
         if items is None:
             continue
         if type(items) is not list:  # noqa: E721
             return None
-        renamed = []
         for c, projected in zip(items, projected_spec[key], strict=True):
             if type(c) is not dict:  # noqa: E721
                 return None
             name = c.get("name")
-            if type(name) is not str or not name or name_is_dns_label(name):  # noqa: E721
+            if type(name) is not str or not _container_name_ok(name):  # noqa: E721
                 return None
-            token = f"{TOKEN}{len(names)}"
-            renamed.append({**c, "name": token})
-            projected["name"] = token  # a copy (_container)
+            projected["name"] = f"{TOKEN}{len(names)}"  # a copy (_container)
             names.append(name)
-        renamed_spec[key] = renamed
     if len(set(names)) != len(names):
         return None
-    # A copy with the renamed spec (dataclasses.replace would re-run __init__: a tenth of
-    # the check's time on a dump).
-    renamed_workload = object.__new__(Workload)
-    renamed_workload.__dict__.update(workload.__dict__)
-    renamed_workload.__dict__["pod_spec"] = renamed_spec
-    key = _key(renamed_workload, projected_spec)
+    key = _key(workload, projected_spec)
     if key is None or any(b'"' + n.encode() + b'"' in key for n in names):
         return None
     # An operator rule could still read the object's own containers (obj): only core kinds.
-    return key, renamed_workload, {f"{TOKEN}{i}": n for i, n in enumerate(names)}
+    return key, {f"{TOKEN}{i}": n for i, n in enumerate(names)}
+
+
+_CONTAINER_KEYS = ("containers", "initContainers", "ephemeralContainers")
+_container_name_ok = _Validity(name_is_dns_label).valid
+
+
+def renamed(workload: Workload, names: dict[str, str]) -> Workload:
+    """The workload :func:`canonical` keyed, with its containers renamed to the tokens."""
+    spec = dict(workload.pod_spec)
+    count = 0
+    for key in _CONTAINER_KEYS:
+        items = spec.get(key)
+        if items is None:
+            continue
+        spec[key] = [{**c, "name": f"{TOKEN}{count + i}"} for i, c in enumerate(items)]
+        count += len(items)
+    assert count == len(names)
+    # A copy with the renamed spec (dataclasses.replace would re-run __init__: a tenth of
+    # the check's time on a dump).
+    copy = object.__new__(Workload)
+    copy.__dict__.update(workload.__dict__)
+    copy.__dict__["pod_spec"] = spec
+    return copy
 
 
 _TOKEN_BYTES = TOKEN.encode()
