@@ -5,9 +5,10 @@ else 2 sync workers), with the app's URLs plus a bare view (bench/bench_urls.py)
 same middleware, and loads both with wrk from the same machine:
 
 * bare: ``GET /bench/bare`` (returns "ok");
-* live: ``GET /?<design>`` with ``HX-Request: true`` and ``HX-Target: results``, as htmx sends
-  it when a value is typed. Every request types a different memory limit (a wrk Lua script
-  counts), so nothing can be answered from a cache of earlier answers.
+* live: ``POST /`` with the design as its form body, ``HX-Request: true``, ``HX-Target:
+  results`` and the CSRF token, as htmx sends it when a value is typed. Every request types a
+  different memory limit (a wrk Lua script counts), so nothing can be answered from a cache of
+  earlier answers.
 
 * live + policy: the same with a namespace policy pasted in the designer's panel (a
   LimitRange and a ResourceQuota as ``kubectl get -o yaml`` prints them), which every live
@@ -78,12 +79,30 @@ items:
 
 LUA = """
 counter = 0
+token = "%s"
+headers = {
+  ["HX-Request"] = "true",
+  ["HX-Target"] = "results",
+  ["Content-Type"] = "application/x-www-form-urlencoded",
+  ["X-CSRFToken"] = token,
+  ["Cookie"] = "csrftoken=" .. token,
+}
 request = function()
   counter = counter + 1
-  local path = "%s&c-0-memory_limit=" .. (60000 + counter %% 5000) .. "Mi"
-  return wrk.format("GET", path, {["HX-Request"] = "true", ["HX-Target"] = "results"})
+  local body = "%s&c-0-memory_limit=" .. (60000 + counter %% 5000) .. "Mi"
+  return wrk.format("POST", "/", headers, body)
 end
 """
+
+
+def csrf_token(base: str) -> str:
+    """The CSRF cookie the designer page sets (the page's requests send it back)."""
+    from http.cookies import SimpleCookie
+    from urllib.request import urlopen
+
+    with urlopen(f"{base}/") as response:
+        cookie = SimpleCookie(response.headers["Set-Cookie"])
+    return cookie["csrftoken"].value
 
 
 def free_port() -> int:
@@ -215,19 +234,22 @@ def run(argv: list[str] | None = None) -> list[Row]:
                 design = origin_design(env)
             query = design_query(design)
             query.pop("c-0-memory_limit", None)
-            live_path = "/?" + urlencode(query)
+            token = csrf_token(base)
+            live_path = "/"
             script = Path(tmp) / "live.lua"
-            # Python's % inserts the path as is (a Lua string literal keeps its % signs):
+            # Python's % inserts the body as is (a Lua string literal keeps its % signs):
             # doubling them sent "nvidia.com%%2Fgpu", a design with errors.
-            script.write_text(LUA % live_path)
+            script.write_text(LUA % (token, urlencode(query)))
             # Warm both up (templates load, caches fill) before measuring.
             wrk(f"{base}/bench/bare", 2, args.connections, args.threads, None)
             wrk(base + live_path, 2, args.connections, args.threads, str(script))
             bare = wrk(f"{base}/bench/bare", args.seconds, args.connections, args.threads, None)
             live = wrk(base + live_path, args.seconds, args.connections, args.threads, str(script))
-            policy_path = "/?" + urlencode({**query, "namespace_policy": POLICY})
+            policy_path = "/"
             policy_script = Path(tmp) / "policy.lua"
-            policy_script.write_text(LUA % policy_path)
+            policy_script.write_text(
+                LUA % (token, urlencode({**query, "namespace_policy": POLICY}))
+            )
             wrk(base + policy_path, 2, args.connections, args.threads, str(policy_script))
             policy = wrk(
                 base + policy_path, args.seconds, args.connections, args.threads, str(policy_script)

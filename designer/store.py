@@ -62,30 +62,53 @@ def dumps_json(value: Any) -> bytes:
         return json.dumps(value, ensure_ascii=True, separators=(",", ":")).encode()
 
 
-class AnalysisStore:
-    ID = re.compile(r"^[A-Za-z0-9_-]{22}$")
+class BoundedStore:
+    """A table of entries bounded by bytes per entry, bytes in all and entries, kept ``ttl``
+    seconds; the bounds come from the settings ``<SETTINGS>_TTL_SECONDS``,
+    ``_MAX_ENTRY_BYTES``, ``_MAX_TOTAL_BYTES`` and ``_MAX_ENTRIES`` (else ``DEFAULTS``)."""
+
+    model: Any = None
+    SETTINGS = ""
+    DEFAULTS = (0, 0, 0, 0)  # ttl, max entry bytes, max total bytes, max entries
 
     def __init__(
         self,
         *,
-        ttl: int = DEFAULT_TTL,
-        max_entry_bytes: int = DEFAULT_MAX_ENTRY_BYTES,
-        max_total_bytes: int = DEFAULT_MAX_TOTAL_BYTES,
-        max_entries: int = DEFAULT_MAX_ENTRIES,
+        ttl: int | None = None,
+        max_entry_bytes: int | None = None,
+        max_total_bytes: int | None = None,
+        max_entries: int | None = None,
     ) -> None:
-        self.ttl = ttl
-        self.max_entry_bytes = max_entry_bytes
-        self.max_total_bytes = max_total_bytes
-        self.max_entries = max_entries
+        ttl_d, entry_d, total_d, entries_d = self.DEFAULTS
+        self.ttl = ttl_d if ttl is None else ttl
+        self.max_entry_bytes = entry_d if max_entry_bytes is None else max_entry_bytes
+        self.max_total_bytes = total_d if max_total_bytes is None else max_total_bytes
+        self.max_entries = entries_d if max_entries is None else max_entries
 
     @classmethod
-    def default(cls) -> AnalysisStore:
-        return cls(
-            ttl=getattr(settings, "ANALYSIS_TTL_SECONDS", DEFAULT_TTL),
-            max_entry_bytes=getattr(settings, "ANALYSIS_MAX_ENTRY_BYTES", DEFAULT_MAX_ENTRY_BYTES),
-            max_total_bytes=getattr(settings, "ANALYSIS_MAX_TOTAL_BYTES", DEFAULT_MAX_TOTAL_BYTES),
-            max_entries=getattr(settings, "ANALYSIS_MAX_ENTRIES", DEFAULT_MAX_ENTRIES),
+    def default(cls) -> Any:
+        """The store with the site's settings (each falls back to the class's default)."""
+        names = ("TTL_SECONDS", "MAX_ENTRY_BYTES", "MAX_TOTAL_BYTES", "MAX_ENTRIES")
+        ttl, entry, total, entries = (
+            getattr(settings, f"{cls.SETTINGS}_{name}", default)
+            for name, default in zip(names, cls.DEFAULTS, strict=True)
         )
+        return cls(ttl=ttl, max_entry_bytes=entry, max_total_bytes=total, max_entries=entries)
+
+    def prune(self, now: Any = None) -> int:
+        """Delete expired entries and the oldest beyond the bounds; how many went."""
+        return _prune(self.model, now, self.max_entries, self.max_total_bytes)
+
+    def usage(self) -> tuple[int, int]:
+        """(entries, bytes) stored now."""
+        return _usage(self.model)
+
+
+class AnalysisStore(BoundedStore):
+    ID = re.compile(r"^[A-Za-z0-9_-]{22}$")
+    model = StoredAnalysis
+    SETTINGS = "ANALYSIS"
+    DEFAULTS = (DEFAULT_TTL, DEFAULT_MAX_ENTRY_BYTES, DEFAULT_MAX_TOTAL_BYTES, DEFAULT_MAX_ENTRIES)
 
     def save(self, analysis: dict[str, Any]) -> str:
         """Store the analysis; its id. Raises AnalysisTooLarge, or DatabaseError when the
@@ -127,14 +150,6 @@ class AnalysisStore:
             log.error("stored analysis %s cannot be read", analysis_id)
             return None
 
-    def prune(self, now: Any = None) -> int:
-        """Delete expired entries and the oldest beyond the bounds; how many went."""
-        return _prune(StoredAnalysis, now, self.max_entries, self.max_total_bytes)
-
-    def usage(self) -> tuple[int, int]:
-        """(entries, bytes) stored now."""
-        return _usage(StoredAnalysis)
-
 
 def _prune(model: Any, now: Any, max_entries: int, max_total_bytes: int) -> int:
     """Delete the expired rows of ``model`` and the oldest beyond the bounds."""
@@ -159,41 +174,14 @@ def _usage(model: Any) -> tuple[int, int]:
 # --- content-addressed entries: the objects designs were opened from, long addresses ---------
 
 
-class ContentStore:
+class ContentStore(BoundedStore):
     """Entries of ``model`` under a content id (the same content always gets the same id, so
     storing it again only extends its time), kept ``ttl`` seconds after it was last stored
     and bounded like the analyses. Subclasses say what the content is (``_content``,
     ``_value``) and where their settings are (``SETTINGS``)."""
 
     ID = re.compile(r"^[0-9a-f]{20}$")
-    model: Any = None
-    SETTINGS = ""  # the settings' prefix: <SETTINGS>_TTL_SECONDS, _MAX_ENTRY_BYTES, ...
-    DEFAULTS = (0, 0, 0, 0)  # ttl, max entry bytes, max total bytes, max entries
     TOO_LARGE: type[AnalysisTooLarge] = AnalysisTooLarge
-
-    def __init__(
-        self,
-        *,
-        ttl: int | None = None,
-        max_entry_bytes: int | None = None,
-        max_total_bytes: int | None = None,
-        max_entries: int | None = None,
-    ) -> None:
-        ttl_d, entry_d, total_d, entries_d = self.DEFAULTS
-        self.ttl = ttl_d if ttl is None else ttl
-        self.max_entry_bytes = entry_d if max_entry_bytes is None else max_entry_bytes
-        self.max_total_bytes = total_d if max_total_bytes is None else max_total_bytes
-        self.max_entries = entries_d if max_entries is None else max_entries
-
-    @classmethod
-    def default(cls) -> Any:
-        """The store with the site's settings (each falls back to the class's default)."""
-        names = ("TTL_SECONDS", "MAX_ENTRY_BYTES", "MAX_TOTAL_BYTES", "MAX_ENTRIES")
-        ttl, entry, total, entries = (
-            getattr(settings, f"{cls.SETTINGS}_{name}", default)
-            for name, default in zip(names, cls.DEFAULTS, strict=True)
-        )
-        return cls(ttl=ttl, max_entry_bytes=entry, max_total_bytes=total, max_entries=entries)
 
     def _content(self, value: Any) -> bytes:
         raise NotImplementedError
@@ -221,7 +209,7 @@ class ContentStore:
             except IntegrityError:
                 return entry_id  # another request stored the same content just now
             try:
-                _prune(self.model, now, self.max_entries, self.max_total_bytes)
+                self.prune(now)
             except DatabaseError:  # the entry is saved; pruning is retried by the next save
                 log.exception("pruning %s failed", self.model._meta.verbose_name_plural)
         return entry_id
@@ -242,9 +230,6 @@ class ContentStore:
         except (zlib.error, ValueError):
             log.error("%s %s cannot be read", self.model._meta.verbose_name, entry_id)
             return None
-
-    def usage(self) -> tuple[int, int]:
-        return _usage(self.model)
 
 
 class OriginTooLarge(AnalysisTooLarge):

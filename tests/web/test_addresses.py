@@ -20,22 +20,12 @@ from designer.forms import design_query
 from designer.k8s.design import ContainerDesign, Design
 from designer.models import StoredPage
 from designer.store import PageStore
+from tests.web.test_designer_namespace import DEFAULTS
 
 pytestmark = pytest.mark.django_db
 
 HTMX_RESULTS = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "results"}
 PAGE_ADDRESS = re.compile(r"^/\?page=[0-9a-f]{20}$")
-
-DEFAULTS = """\
-apiVersion: v1
-kind: LimitRange
-metadata: {name: defaults, namespace: team}
-spec:
-  limits:
-  - type: Container
-    default: {cpu: 500m, memory: 512Mi}
-    defaultRequest: {cpu: 100m, memory: 256Mi}
-"""
 
 
 def kubectl_policy(quotas: int = 12) -> str:
