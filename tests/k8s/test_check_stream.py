@@ -4,6 +4,7 @@ whole check says: the same document, entry for entry, in the same order."""
 from __future__ import annotations
 
 import json
+import math
 import random
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from designer.k8s.check import check_texts
-from designer.k8s.check.stream import CheckStream
+from designer.k8s.check.stream import CheckStream, slice_size
 from designer.k8s.manifest import dump_yaml
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -118,3 +119,27 @@ def test_random_dumps_in_slices_are_the_whole_check(n: int, seed: int, as_json: 
     whole = check_texts([("d", text)])
     got = CheckStream([("d", text)], jobs=1, slice_items=1 + seed % 4).document()
     assert orjson.dumps(got) == orjson.dumps(whole)
+
+
+@given(
+    items=st.integers(min_value=1, max_value=200_000),
+    most=st.integers(min_value=1, max_value=5000),
+    jobs=st.integers(min_value=1, max_value=64),
+)
+def test_slices_are_at_most_the_size_and_as_many_as_a_multiple_of_the_jobs(
+    items: int, most: int, jobs: int
+) -> None:
+    size = slice_size(items, most, jobs)
+    assert 1 <= size <= most
+    if jobs > 1 and items > most:
+        # The slices of the plan with `most` items each, rounded up to a multiple of the
+        # jobs, each of equal size: the last slice is at most one item shorter per slice.
+        planned = math.ceil(math.ceil(items / most) / jobs) * jobs
+        assert size == math.ceil(items / planned)
+        assert math.ceil(items / size) <= planned
+
+
+def test_ten_thousand_pods_on_two_cores_are_six_slices() -> None:
+    assert slice_size(10_000, 2000, 2) == 1667
+    assert slice_size(10_000, 2000, 1) == 2000
+    assert slice_size(1500, 2000, 2) == 2000

@@ -217,8 +217,9 @@ class CheckStream:
                 continue
             _SPLITS[i] = split
             n = len(split.items)
-            for first in range(0, n, self.slice_items):
-                last = min(first + self.slice_items, n)
+            size = slice_size(n, self.slice_items, self.jobs)
+            for first in range(0, n, size):
+                last = min(first + size, n)
                 units.append(_Unit(i, first, last, sliced=True, last_slice=last == n))
         return units
 
@@ -236,6 +237,17 @@ class CheckStream:
             results = pool.map(_check_unit_json, units, [settings] * len(units))
             for unit, blob in zip(units, results, strict=True):
                 yield unit, SliceResult(**orjson.loads(blob))
+
+
+def slice_size(items: int, most: int, jobs: int) -> int:
+    """Items per slice of a dump of ``items``: at most ``most``, in as many slices as a
+    multiple of ``jobs``, so every worker gets the same share and none idles at the end
+    (10,000 pods in 2,000s on 2 cores: 3 slices on one, 2 on the other; in 1,667s: 3 and 3)."""
+    if jobs <= 1 or items <= most:
+        return most
+    slices = -(-items // most)
+    slices = -(-slices // jobs) * jobs
+    return -(-items // slices)
 
 
 def _bytes(text: str | bytes) -> bytes:
