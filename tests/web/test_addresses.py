@@ -276,3 +276,37 @@ def test_the_page_store_is_bounded_and_content_addressed() -> None:
     assert store.load(ids[0]) is None  # the oldest went
     assert store.load(ids[2]) == "a=2"
     assert store.load("not-an-id") is None
+
+
+def kubectl_node(images: int = 120) -> str:
+    """``kubectl get node NAME -o yaml`` of a GPU node: its status lists every image pulled
+    on it (real nodes: tens of kilobytes)."""
+    pulled = "".join(
+        f"  - names:\n    - registry.example.com/team/app-{i}@sha256:{i:064x}\n"
+        f"    - registry.example.com/team/app-{i}:v1.{i}\n    sizeBytes: {1000000 + i}\n"
+        for i in range(images)
+    )
+    return (
+        "apiVersion: v1\nkind: Node\nmetadata:\n  name: gpu-node-1\n  labels:\n"
+        "    nvidia.com/gpu.product: NVIDIA-A100-SXM4-80GB\nstatus:\n"
+        "  allocatable: {cpu: '95', memory: 1000Gi, nvidia.com/gpu: '8', pods: '110'}\n"
+        "  capacity: {cpu: '96', memory: 1008Gi, nvidia.com/gpu: '8', pods: '110'}\n"
+        f"  images:\n{pulled}"
+    )
+
+
+def test_a_pasted_kubectl_node_travels_as_a_stored_page_too(browser_client: Client) -> None:
+    design = best_effort()
+    design.node.source = "manifest"
+    design.node.manifest = kubectl_node()
+    data = {**design_query(design), "kubernetes_version": "1.35"}
+    assert len(urlencode(data)) > 8190
+    response = browser_client.post(
+        "/", data, HTTP_X_CSRFTOKEN=token(browser_client), **HTMX_RESULTS
+    )
+    assert response.status_code == 200
+    assert "pods fit per node" in html_lib.unescape(response.content.decode())
+    address = response["HX-Replace-Url"]
+    assert PAGE_ADDRESS.match(address)
+    html = html_lib.unescape(browser_client.get(address).content.decode())
+    assert "gpu-node-1" in html and "pods fit per node" in html
