@@ -151,13 +151,14 @@ def _split_json(data: bytes) -> Cut | None:
     # the next one, "\n        }" closes this one; the last part holds its own).
     closing = len(b"\n        }")
     opening = len(b"        {\n")
-    parts = data[start:end].split(_JSON_SEPARATOR)
+    # Found with bytes.find, not split: splitting copied the whole dump once more.
     items = []
-    pos = start
-    for i, part in enumerate(parts):
-        first = pos if i == 0 else pos - opening
-        last = pos + len(part) + (closing if i < len(parts) - 1 else 0)
-        items.append((first, last))
-        pos += len(part) + len(_JSON_SEPARATOR)
+    first = start
+    cut = data.find(_JSON_SEPARATOR, start, end)
+    while cut != -1:
+        items.append((first, cut + closing))
+        first = cut + len(_JSON_SEPARATOR) - opening
+        cut = data.find(_JSON_SEPARATOR, cut + len(_JSON_SEPARATOR), end)
+    items.append((first, end))
     # "items": [ ... ] becomes "items": ["token"]
     return (data[: start - 2], data[end + len(b"\n    ]") :]), items, True
