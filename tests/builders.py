@@ -80,3 +80,21 @@ def pod_from_spec(spec: dict[str, Any], metadata: dict[str, Any] | None = None) 
     """A Pod model from a whole spec (and metadata, default ``{"name": "p"}``)."""
     meta = {"name": "p"} if metadata is None else metadata
     return Pod.model_validate({"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec})
+
+
+def differences(a: Any, b: Any, path: str = "") -> list[str]:
+    """The paths (``spec.containers[0].image``) where two manifests differ: keys one lacks,
+    lists of other lengths, values not equal."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = []
+        for k in sorted(set(a) | set(b)):
+            here = f"{path}.{k}" if path else k
+            out += [here] if k not in a or k not in b else differences(a[k], b[k], here)
+        return out
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [
+            p
+            for i, (x, y) in enumerate(zip(a, b, strict=True))
+            for p in differences(x, y, f"{path}[{i}]")
+        ]
+    return [] if a == b else [path]

@@ -5,11 +5,12 @@ on the page, at desktop and phone width."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 import yaml
 from playwright.sync_api import Page, expect
+
+from tests.builders import differences
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -31,22 +32,6 @@ DUMP = "\n---\n".join(
         )
     ]
 )
-
-
-def differences(a: Any, b: Any, path: str = "") -> list[str]:
-    if isinstance(a, dict) and isinstance(b, dict):
-        out = []
-        for k in sorted(set(a) | set(b)):
-            here = f"{path}.{k}" if path else k
-            out += [here] if k not in a or k not in b else differences(a[k], b[k], here)
-        return out
-    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        return [
-            p
-            for i, (x, y) in enumerate(zip(a, b, strict=True))
-            for p in differences(x, y, f"{path}[{i}]")
-        ]
-    return [] if a == b else [path]
 
 
 def analyze(page: Page, url: str, text: str) -> None:

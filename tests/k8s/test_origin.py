@@ -28,6 +28,7 @@ from designer.k8s.design import (
 )
 from designer.k8s.design.roundtrip import object_path, workload_of
 from designer.k8s.manifest import load
+from tests.builders import differences
 
 CRS = Path(__file__).parent / "data" / "operators" / "crs"
 FILES = sorted(p.name for p in CRS.glob("*.yaml"))
@@ -49,22 +50,6 @@ def origin_of(name: str, index: int, template: str) -> Origin:
     docs = documents(name)
     context = [d for i, d in enumerate(docs) if i != index]
     return Origin(object=docs[index], template=template, context=context)
-
-
-def differences(a: Any, b: Any, path: str = "") -> list[str]:
-    if isinstance(a, dict) and isinstance(b, dict):
-        out = []
-        for k in sorted(set(a) | set(b)):
-            here = f"{path}.{k}" if path else k
-            out += [here] if k not in a or k not in b else differences(a[k], b[k], here)
-        return out
-    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        return [
-            p
-            for i, (x, y) in enumerate(zip(a, b, strict=True))
-            for p in differences(x, y, f"{path}[{i}]")
-        ]
-    return [] if a == b else [path]
 
 
 ORIGINS = origins()

@@ -20,6 +20,7 @@ from django.test import Client, override_settings
 from designer.k8s.design import Origin
 from designer.models import StoredAnalysis, StoredOrigin
 from designer.store import OriginStore
+from tests.builders import differences
 
 pytestmark = pytest.mark.django_db
 
@@ -71,22 +72,6 @@ def export(client: Client, query: dict[str, str]) -> Any:
     response = client.get("/export.yaml?" + urlencode(query))
     assert response.status_code == 200, response.content[:500]
     return yaml.safe_load(response.content)
-
-
-def differences(a: Any, b: Any, path: str = "") -> list[str]:
-    if isinstance(a, dict) and isinstance(b, dict):
-        out = []
-        for k in sorted(set(a) | set(b)):
-            here = f"{path}.{k}" if path else k
-            out += [here] if k not in a or k not in b else differences(a[k], b[k], here)
-        return out
-    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        return [
-            p
-            for i, (x, y) in enumerate(zip(a, b, strict=True))
-            for p in differences(x, y, f"{path}[{i}]")
-        ]
-    return [] if a == b else [path]
 
 
 def slot(html: str, slot_id: str) -> str:
