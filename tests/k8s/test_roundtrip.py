@@ -15,6 +15,7 @@ from designer.k8s.check import check_texts
 from designer.k8s.core import Quantity
 from designer.k8s.design import RoundTripError, patch_object, template_pod
 from designer.k8s.manifest import dump_yaml_all, load
+from tests.builders import differences
 
 CRS = Path(__file__).parent / "data" / "operators" / "crs"
 FILES = sorted(p.name for p in CRS.glob("*.yaml"))
@@ -34,26 +35,6 @@ def documents(name: str) -> list[dict[str, Any]]:
 
 def document(name: str, index: int) -> dict[str, Any]:
     return documents(name)[index]
-
-
-def differences(a: Any, b: Any, path: str = "") -> list[str]:
-    """Paths where two JSON values differ."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        out = []
-        for k in sorted(set(a) | set(b)):
-            here = f"{path}.{k}" if path else k
-            if k not in a or k not in b:
-                out.append(here)
-            else:
-                out += differences(a[k], b[k], here)
-        return out
-    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        return [
-            p
-            for i, (x, y) in enumerate(zip(a, b, strict=True))
-            for p in differences(x, y, f"{path}[{i}]")
-        ]
-    return [] if a == b else [path]
 
 
 TEMPLATES = templates()
