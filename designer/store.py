@@ -28,6 +28,7 @@ from typing import Any
 import orjson
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, transaction
+from django.db.models import Count, Sum
 from django.utils import timezone
 
 from designer.k8s.design import Origin
@@ -155,6 +156,11 @@ def _prune(model: Any, now: Any, max_entries: int, max_total_bytes: int) -> int:
     """Delete the expired rows of ``model`` and the oldest beyond the bounds."""
     now = now or timezone.now()
     deleted, _ = model.objects.filter(expires__lte=now).delete()
+    # Within the bounds (nearly always): one aggregate, not a walk over every row (a long
+    # designer page stores a row per edit, so this runs while the user types).
+    usage = model.objects.aggregate(entries=Count("id"), size=Sum("size"))
+    if usage["entries"] <= max_entries and (usage["size"] or 0) <= max_total_bytes:
+        return deleted
     total, surplus = 0, []
     kept = model.objects.order_by("-created", "-id").values_list("id", "size")
     for rank, (row_id, size) in enumerate(kept.iterator()):
