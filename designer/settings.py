@@ -149,6 +149,8 @@ SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
+# The designer's live updates are POSTs: a refused token must be seen (designer.views).
+CSRF_FAILURE_VIEW = "designer.views.csrf_failure"
 CSRF_COOKIE_HTTPONLY = (
     False  # htmx reads no cookie; the token travels in a header set from the page
 )

@@ -262,3 +262,24 @@ def shared_design(request: HtmxHttpRequest, share_id: str) -> HttpResponse:
     cluster_form, cluster = _bind_cluster(cluster_values)
     results = design_results(design, pod_form, formset, cluster=cluster, cluster_form=cluster_form)
     return _render_designer(request, pod_form, formset, results, cluster_form)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A refused CSRF token (settings.CSRF_FAILURE_VIEW). The designer's own requests are
+    POSTs, and htmx swaps no 403: a live update refused this way (the cookie was cleared, a
+    proxy strips the Origin header) would change nothing on the page. So an htmx request
+    gets the reason in place of the results panel (static/app.js swaps answers marked
+    X-Swap-Error); the design stays in the form and in the address."""
+    log.warning("CSRF check refused %s %s: %s", request.method, request.path, reason)
+    htmx = getattr(request, "htmx", None)
+    if htmx and htmx.target in ("results", "designer"):
+        # The browser's address (the design as last answered), when it is this site's.
+        reload_url = htmx.current_url_abs_path or reverse("index")
+        response = render(
+            request, "designer/csrf-expired.html", {"reload_url": reload_url}, status=403
+        )
+        response["X-Swap-Error"] = "true"
+        response["HX-Retarget"] = "#results"
+        response["HX-Reswap"] = "outerHTML"
+        return response
+    return render(request, "403_csrf.html", status=403)

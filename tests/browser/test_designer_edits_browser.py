@@ -210,3 +210,22 @@ def test_back_and_forward_to_the_designer_load_the_whole_page(live_server, page:
     expect(page.locator("header.site-header")).to_have_count(1)
     expect(page.locator("footer.site-footer")).to_have_count(1)
     expect(page.locator("#designer")).to_have_count(1)
+
+
+def test_a_refused_csrf_token_says_so_in_the_results_and_a_reload_goes_on(
+    live_server, page: Page
+) -> None:
+    """The live updates are POSTs: when the CSRF cookie is gone (cleared while the page was
+    open), the answer is not silently dropped — the results panel says why, and its link
+    reloads the page as the address has it."""
+    page.goto(live_server.url + "/?preset=training")
+    expect(qos(page)).to_have_attribute("data-qos-class", "Guaranteed")
+    page.context.clear_cookies()
+    field(page, "c-0-memory_limit").fill("65Gi")
+    alert = page.locator("#results #csrf-expired")
+    expect(alert).to_contain_text("The page expired")
+    expect(field(page, "c-0-memory_limit")).to_have_value("65Gi")  # the form is kept
+    page.get_by_role("link", name="Reload the page").click()
+    expect(qos(page)).to_have_attribute("data-qos-class", "Guaranteed")
+    field(page, "c-0-memory_limit").fill("65Gi")
+    expect(qos(page)).to_have_attribute("data-qos-class", "Burstable")

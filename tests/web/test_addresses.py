@@ -160,9 +160,30 @@ def test_a_short_page_keeps_its_whole_design_in_the_address(browser_client: Clie
     assert StoredPage.objects.count() == 0
 
 
-def test_a_post_without_the_csrf_token_is_refused(browser_client: Client) -> None:
-    response = browser_client.post("/", form_data(DEFAULTS), **HTMX_RESULTS)
+def test_a_post_without_the_csrf_token_is_refused_and_says_so_in_the_results(
+    browser_client: Client,
+) -> None:
+    # htmx swaps no 403 by itself: the answer is marked for static/app.js and retargeted to
+    # the results panel, with a link back to the address the browser shows.
+    current = "http://testserver/?workload=inference"
+    response = browser_client.post(
+        "/", form_data(DEFAULTS), HTTP_HX_CURRENT_URL=current, **HTMX_RESULTS
+    )
     assert response.status_code == 403
+    assert response["X-Swap-Error"] == "true"
+    assert response["HX-Retarget"] == "#results" and response["HX-Reswap"] == "outerHTML"
+    html = html_lib.unescape(response.content.decode())
+    assert '<section id="results"' in html and "The page expired" in html
+    assert 'href="/?workload=inference"' in html
+    # Another site's address is not linked to.
+    response = browser_client.post(
+        "/", form_data(), HTTP_HX_CURRENT_URL="https://evil.example/x", **HTMX_RESULTS
+    )
+    assert 'href="/"' in response.content.decode()
+    # Without htmx: the page that says the form expired.
+    response = browser_client.post("/", form_data(DEFAULTS))
+    assert response.status_code == 403
+    assert "The form expired" in response.content.decode()
 
 
 def test_every_designer_request_of_the_page_is_a_post() -> None:
