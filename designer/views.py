@@ -17,7 +17,7 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import replace_url
 from django_htmx.middleware import HtmxDetails
 
-from designer.addresses import expand_page, page_address, short_query
+from designer.addresses import MAX_ADDRESS, expand_page, page_address, short_query
 from designer.forms import (
     Cluster,
     ClusterForm,
@@ -149,8 +149,12 @@ def _short_links(context: dict[str, Any]) -> str | None:
     if not context.get("query"):
         return None
     address = page_address(context["query"])
+    # A link too long to travel reads the page's own stored query (one row per edit, not
+    # one per link): the download and the share take the design from it, touched or not.
+    page = address.partition("?")[2]
     for key in ("download_query", "share_query"):
-        context[key] = short_query(context[key])
+        if len(context[key]) > MAX_ADDRESS:
+            context[key] = page
     return address
 
 
