@@ -55,8 +55,8 @@ def page_address(query: str) -> str:
 
 
 def short_query(query: str) -> str:
-    """A query for a link beside the design (download, share without JavaScript): itself, or
-    the stored page's ``page=<id>`` when too long."""
+    """A query for a link back to a design (the page a failed share shows): itself, or the
+    stored page's ``page=<id>`` when too long."""
     if len(query) <= MAX_ADDRESS:
         return query
     return page_address(query).partition("?")[2]
