@@ -195,3 +195,34 @@ def test_pods_that_differ_in_name_image_and_template_hash_share_one_report() -> 
 
     workloads = load(json.dumps({"kind": "List", "items": [pod(i) for i in range(5)]}))[0]
     assert len({memo_key(w) for w in workloads}) == 1
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(items=st.lists(pods(), min_size=1, max_size=3) | replicas())
+def test_entries_built_from_a_shared_part_are_the_objects_own(items: list[dict[str, Any]]) -> None:
+    """CheckedObject.as_dict shares what follows the object's own keys between the pods of
+    one report: each entry is still, key for key and in order, what the object alone gives."""
+    from designer.k8s.check import check_files
+
+    dump = json.dumps({"apiVersion": "v1", "kind": "List", "items": items * 2})
+    for o in check_files([("dump", dump)], share_names=True).objects:
+        assert json.dumps(o.as_dict()) == json.dumps(o._entry())
+
+
+def test_objects_built_without_init_have_every_field() -> None:
+    """The finder and the check set a Workload's, a Site's and a CheckedObject's fields at
+    once (check.manifests, manifest.finder): each has every field, as __init__ gives it."""
+    from dataclasses import fields
+
+    from designer.k8s.check import check_files
+    from designer.k8s.manifest import Workload
+    from designer.k8s.manifest.kinds import Site, _pod
+
+    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "a"}, "spec": {}}
+    site = _pod(pod)[0]
+    assert set(site.__dict__) == {f.name for f in fields(Site)}
+    assert Site(**site.__dict__) == site
+    (o,) = check_files([("f", json.dumps(pod))], share_names=True).objects
+    assert set(o.workload.__dict__) == {f.name for f in fields(Workload)}
+    assert Workload(**o.workload.__dict__) == o.workload
+    assert set(o.__dict__) - {"_as_dict"} == {f.name for f in fields(type(o))}

@@ -10,6 +10,8 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from designer.k8s.admission import Admission, FoundPolicy, PolicyReport, is_policy
 from designer.k8s.apiserver import (
     DEFAULT_VERSION,
@@ -20,8 +22,8 @@ from designer.k8s.apiserver import (
     pod_with_defaults,
 )
 from designer.k8s.check.admission import apply_policies
-from designer.k8s.check.claims import ClaimLinks, link_claims, read_dra_objects
-from designer.k8s.check.memo import canonical, memo_key, rename, renamed
+from designer.k8s.check.claims import NO_LINKS, ClaimLinks, link_claims, read_dra_objects
+from designer.k8s.check.memo import TOKEN_BYTES, canonical, memo_key, rename, renamed
 from designer.k8s.check.operators import path_rewriter, skipped_entry, template_section
 from designer.k8s.core import FieldError, FieldWarning, Message
 from designer.k8s.design import (
@@ -66,6 +68,8 @@ class CheckedObject:
     # The report is one of pods whose containers were renamed (check.memo.canonical): the
     # token -> name map that as_dict writes back. None: the report is this pod's own.
     rename: dict[str, str] | None = None
+    # check_workloads' cache of the entries' shared part (see as_dict); None: none.
+    tails: dict[Any, Any] | None = field(default=None, compare=False, repr=False)
 
     @property
     def errors(self) -> list[FieldError | Finding]:
@@ -105,6 +109,48 @@ class CheckedObject:
         return [rewrite.text(r) for r in self.report.as_dict()["qosReasons"]]
 
     def as_dict(self) -> dict[str, Any]:
+        """The object's entry of ``objects``. The pods of a cluster dump that share a report
+        (and container names) differ only in the first keys (file ... namespace): the rest is
+        built once per report and shared, as the report's own lists already are."""
+        w = self.workload
+        op = self.operator
+        tails = self.tails
+        if (
+            tails is not None
+            and self.admission is None
+            and not self.version_notes
+            and (self.links is None or self.links is NO_LINKS)
+            and (op is None or not (op.errors or op.warnings or op.notes))
+            and not w.path_map
+            and not w.facts
+        ):
+            key = (id(self.report), w.template, w.replicas, w.role, w.found_by)
+            cached = tails.get(key)
+            if cached is None or cached[1] is not w.record:
+                tail = {k: v for k, v in self._entry(renamed=False).items() if k not in _HEADER}
+                # Most reports never name a container: then the names do not matter.
+                named = TOKEN_BYTES in orjson.dumps(tail)
+                # The report is held with its id (an id is unique only while its object lives).
+                cached = tails[key] = (self.report, w.record, tail, named)
+            tail = cached[2]
+            if cached[3] and self.rename:
+                names_key = (key, id(self.rename))
+                renamed = tails.get(names_key)
+                if renamed is None:
+                    renamed = tails[names_key] = (self.rename, rename(tail, self.rename))
+                tail = renamed[1]
+            return {
+                "file": self.file,
+                "document": w.document,
+                "path": w.path,
+                "kind": w.kind,
+                "name": w.name,
+                "namespace": w.namespace,
+                **tail,
+            }
+        return self._entry()
+
+    def _entry(self, *, renamed: bool = True) -> dict[str, Any]:
         w = self.workload
         out = {
             "file": self.file,
@@ -126,7 +172,12 @@ class CheckedObject:
             out["advice"] = [a.as_dict() for a in self.advice]
         out["notes"] = [n.as_dict() for n in self.notes] if op and op.notes else []
         out.update((self.links or ClaimLinks()).fields(out["warnings"]))
-        return rename(out, self.rename) if self.rename else out
+        return rename(out, self.rename) if self.rename and renamed else out
+
+
+# The keys of an entry that are the object's own (CheckedObject.as_dict); no token of
+# check.memo.canonical can be in them (a manifest cannot guess one).
+_HEADER = frozenset({"file", "document", "path", "kind", "name", "namespace"})
 
 
 def _rewritten(message: Message, text: Any) -> Message:
@@ -366,6 +417,7 @@ def check_workloads(
     operator_memo: dict[Any, OperatorReport] | None = None,
     *,
     share_names: bool = False,
+    tails: dict[Any, Any] | None = None,
 ) -> list[CheckedObject]:
     """The workloads of one file checked, in order; identical pod templates (by memo key)
     share their report, in ``memo`` when given (a caller checking many slices of one dump).
@@ -375,12 +427,15 @@ def check_workloads(
     and messages then hold the stand-in names)."""
     memo = {} if memo is None else memo
     operator_memo = {} if operator_memo is None else operator_memo
+    tails = {} if tails is None else tails
     objects: list[CheckedObject] = []
     for group in _by_object(workloads):
         if len(memo) > MEMO_LIMIT:
             memo.clear()
         if len(operator_memo) > MEMO_LIMIT:
             operator_memo.clear()
+        if len(tails) > MEMO_LIMIT:
+            tails.clear()
         checked = list(group)
         keys: list[bytes | None] = []
         names: list[dict[str, str] | None] = []
@@ -401,8 +456,31 @@ def check_workloads(
         extras = operator_reports(checked, keys, operator_memo)
         for w, c, k, extra, mapping in zip(group, checked, keys, extras, names, strict=True):
             report = _shared_report(c, memo, version, k)
-            objects.append(CheckedObject(file, w, report, operator=extra, rename=mapping))
+            # CheckedObject(file, w, report, operator=extra, rename=mapping, tails=tails),
+            # its fields set at once (a frozen dataclass's __init__ sets each through
+            # object.__setattr__: a tenth of checking a dump).
+            o = _new(CheckedObject)
+            _setattr(
+                o,
+                "__dict__",
+                {
+                    "file": file,
+                    "workload": w,
+                    "report": report,
+                    "links": None,
+                    "admission": None,
+                    "version_notes": (),
+                    "operator": extra,
+                    "rename": mapping,
+                    "tails": tails,
+                },
+            )
+            objects.append(o)
     return objects
+
+
+_new = object.__new__
+_setattr = object.__setattr__
 
 
 def _by_object(workloads: list[Workload]) -> list[list[Workload]]:

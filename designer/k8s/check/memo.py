@@ -102,7 +102,16 @@ def _labels(labels: Any) -> Any:
     indexes differ on every pod) unless a rule reads it (Kueue's queue)."""
     if type(labels) is not dict:  # noqa: E721
         return labels
-    return {k: [v] if k in LABELS_READ else _label_value_ok(v) for k, v in labels.items()}
+    known = _label_value_ok.known  # the values seen before, looked up here (a dump's hot loop)
+    out = {}
+    for k, v in labels.items():
+        if k in LABELS_READ:
+            out[k] = [v]
+        elif type(v) is str and known.get(v):  # noqa: E721
+            out[k] = True
+        else:
+            out[k] = _label_value_ok(v)
+    return out
 
 
 def _image_ok(value: Any) -> Any:
@@ -119,16 +128,20 @@ _METADATA = {
     "namespace": _namespace_ok,
     "labels": _labels,
 }
+_METADATA_KEYS = frozenset(_METADATA)
 _CONTAINER_LISTS = frozenset({"containers", "initContainers", "ephemeralContainers"})
 
 
 def _container(c: Any) -> Any:
+    # A copy whose fields are replaced in place (faster than a filtering comprehension: a
+    # dump's pods are keyed one by one; the key only needs the same order for the same pod).
     if type(c) is not dict:  # noqa: E721
         return c
-    out = {k: v for k, v in c.items() if k not in SKIPPED_CONTAINER}
-    if "image" in out:
-        out["image"] = _image_ok(out["image"])
-    mounts = c.get("volumeMounts")
+    out = dict(c)
+    image = out.get("image", _ABSENT)
+    if image is not _ABSENT:
+        out["image"] = _image_ok(image)
+    mounts = out.pop("volumeMounts", None)
     if type(mounts) is list:  # noqa: E721
         # Advice reads which volume is /dev/shm (design.advice).
         shm = [m for m in mounts if type(m) is not dict or m.get("mountPath") in SHM_PATHS]  # noqa: E721
@@ -137,6 +150,7 @@ def _container(c: Any) -> Any:
     return out
 
 
+_ABSENT = object()
 SHM_PATHS = ("/dev/shm", "/dev/shm/")
 
 
@@ -163,14 +177,20 @@ def memo_key(workload: Workload) -> bytes | None:
     return _key(workload, _project_spec(spec))
 
 
+_SKIPPED_SPEC_NOT_VOLUMES = SKIPPED_SPEC - {"volumes"}
+
+
 def _project_spec(spec: dict[str, Any]) -> dict[str, Any]:
     """What the checks read of a pod spec (see the module docstring)."""
-    projected = {k: v for k, v in spec.items() if k not in SKIPPED_SPEC}
+    projected = dict(spec)
+    for k in _SKIPPED_SPEC_NOT_VOLUMES.intersection(spec):
+        del projected[k]
     if "volumes" in spec:
         projected["volumes"] = _memory_volumes(spec["volumes"])
     for k in _CONTAINER_LISTS.intersection(projected):
-        if type(projected[k]) is list:  # noqa: E721
-            projected[k] = [_container(c) for c in projected[k]]
+        items = projected[k]
+        if type(items) is list:  # noqa: E721
+            projected[k] = [_container(c) for c in items]
     return projected
 
 
@@ -178,16 +198,17 @@ def _key(workload: Workload, projected_spec: dict[str, Any]) -> bytes | None:
     meta = workload.pod_metadata
     if not isinstance(meta, dict):
         return None
-    projected_meta = {k: v for k, v in meta.items() if k not in SKIPPED_METADATA}
-    for k, project in _METADATA.items():
-        if k in projected_meta:
-            projected_meta[k] = project(projected_meta[k])
+    projected_meta = dict(meta)
+    for k in SKIPPED_METADATA.intersection(meta):
+        del projected_meta[k]
+    for k in _METADATA_KEYS.intersection(meta):
+        projected_meta[k] = _METADATA[k](meta[k])
     try:
         # Without OPT_SORT_KEYS: the same pod written in another key order only misses the
         # memo (a dump writes every pod the same way). A key that is not a string (YAML's
         # ``true:``) raises: such a pod is checked on its own.
         key = orjson.dumps(
-            [
+            (
                 workload.kind == "Pod",
                 # Advice follows the workload type the kind opens as (check.manifests).
                 WORKLOAD_OF_KIND.get(workload.kind, ""),
@@ -195,7 +216,7 @@ def _key(workload: Workload, projected_spec: dict[str, Any]) -> bytes | None:
                 workload.metadata_path,
                 projected_meta,
                 projected_spec,
-            ]
+            )
         )
     except (TypeError, orjson.JSONEncodeError):
         return None
@@ -224,7 +245,12 @@ def canonical(workload: Workload) -> tuple[bytes, dict[str, str]] | None:
     spec = workload.pod_spec
     if not isinstance(spec, dict) or "resourceClaims" in spec:
         return None
-    projected_spec = _project_spec(spec)
+    # _project_spec, with each container's name replaced by its token on the way.
+    projected_spec = dict(spec)
+    for k in _SKIPPED_SPEC_NOT_VOLUMES.intersection(spec):
+        del projected_spec[k]
+    if "volumes" in spec:
+        projected_spec["volumes"] = _memory_volumes(spec["volumes"])
     names: list[str] = []
     for key in _CONTAINER_KEYS:
         items = spec.get(key)
@@ -232,24 +258,43 @@ def canonical(workload: Workload) -> tuple[bytes, dict[str, str]] | None:
             continue
         if type(items) is not list:  # noqa: E721
             return None
-        for c, projected in zip(items, projected_spec[key], strict=True):
+        projected_items = []
+        for c in items:
             if type(c) is not dict:  # noqa: E721
                 return None
             name = c.get("name")
             if type(name) is not str or not _container_name_ok(name):  # noqa: E721
                 return None
-            projected["name"] = f"{TOKEN}{len(names)}"  # a copy (_container)
+            projected = _container(c)
+            projected["name"] = _token(len(names))
             names.append(name)
+            projected_items.append(projected)
+        projected_spec[key] = projected_items
     if len(set(names)) != len(names):
         return None
     key = _key(workload, projected_spec)
     if key is None or any(b'"' + n.encode() + b'"' in key for n in names):
         return None
     # An operator rule could still read the object's own containers (obj): only core kinds.
-    return key, {f"{TOKEN}{i}": n for i, n in enumerate(names)}
+    # Pods with the same names share one map (CheckedObject.as_dict caches by it).
+    named = tuple(names)
+    mapping = _MAPPINGS.get(named)
+    if mapping is None:
+        if len(_MAPPINGS) >= _Validity.LIMIT:
+            _MAPPINGS.clear()
+        mapping = _MAPPINGS[named] = {_token(i): n for i, n in enumerate(names)}
+    return key, mapping
 
 
 _CONTAINER_KEYS = ("containers", "initContainers", "ephemeralContainers")
+_TOKENS = tuple(f"{TOKEN}{i}" for i in range(32))
+_MAPPINGS: dict[tuple[str, ...], dict[str, str]] = {}
+
+
+def _token(i: int) -> str:
+    return _TOKENS[i] if i < len(_TOKENS) else f"{TOKEN}{i}"
+
+
 _container_name_ok = _Validity(name_is_dns_label).valid
 
 
@@ -272,7 +317,7 @@ def renamed(workload: Workload, names: dict[str, str]) -> Workload:
     return copy
 
 
-_TOKEN_BYTES = TOKEN.encode()
+TOKEN_BYTES = TOKEN.encode()
 
 
 def rename(value: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
@@ -280,7 +325,7 @@ def rename(value: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
     names they stand for, as a new entry (the shared report's lists are never changed).
     Tokens and names are DNS labels: JSON writes them as they are."""
     blob = orjson.dumps(value)
-    if _TOKEN_BYTES not in blob:
+    if TOKEN_BYTES not in blob:
         return value
     # Longest first: <TOKEN>1 must not eat the start of <TOKEN>12.
     for token in sorted(names, key=len, reverse=True):

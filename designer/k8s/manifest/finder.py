@@ -163,30 +163,41 @@ class _Finder:
                 reason = no_template(kind, record)
             self.skipped.append(Skipped(doc.index, path, kind, name, obj, reason))
             return None
+        append = self.workloads.append
         for site in sites:
-            self.workloads.append(
-                Workload(
-                    doc.index,
-                    path,
-                    kind,
-                    name,
-                    namespace,
-                    obj,
-                    site.spec_path,
-                    site.spec,
-                    site.metadata,
-                    site.template,
-                    site.replicas,
-                    site.role,
-                    found_by,
-                    site.metadata_path,
-                    site.required_container,
-                    site.path_map,
-                    site.facts,
-                    record,
-                )
+            # Workload's fields set at once: the frozen dataclass's __init__ sets each of
+            # them through object.__setattr__, a third of finding a dump's pods.
+            w = _new(Workload)
+            _setattr(
+                w,
+                "__dict__",
+                {
+                    "document": doc.index,
+                    "path": path,
+                    "kind": kind,
+                    "name": name,
+                    "namespace": namespace,
+                    "obj": obj,
+                    "pod_spec_path": site.spec_path,
+                    "pod_spec": site.spec,
+                    "pod_metadata": site.metadata,
+                    "template": site.template,
+                    "replicas": site.replicas,
+                    "role": site.role,
+                    "found_by": found_by,
+                    "metadata_path": site.metadata_path,
+                    "required_container": site.required_container,
+                    "path_map": site.path_map,
+                    "facts": site.facts,
+                    "record": record,
+                },
             )
+            append(w)
         return None
+
+
+_new = object.__new__
+_setattr = object.__setattr__
 
 
 def _group(api_version: Any) -> str | None:

@@ -266,16 +266,30 @@ def _pod(obj: dict[str, Any]) -> list[Site]:
     spec, metadata = obj.get("spec"), obj.get("metadata")
     if spec is not None and not isinstance(spec, dict):
         raise SiteError(f"spec is {_type_name(spec)}, expected a mapping")
-    return [
-        Site(
-            "",
-            "spec",
-            "metadata",
-            spec if spec is not None else {},
-            metadata if isinstance(metadata, dict) else {},
-            ONE_POD,
-        )
-    ]
+    # The Site's fields set at once (a dump is mostly Pods; a frozen dataclass's __init__
+    # sets each field through object.__setattr__).
+    site = _new(Site)
+    _setattr(
+        site,
+        "__dict__",
+        {
+            "template": "",
+            "spec_path": "spec",
+            "metadata_path": "metadata",
+            "spec": spec if spec is not None else {},
+            "metadata": metadata if type(metadata) is dict or isinstance(metadata, dict) else {},  # noqa: E721
+            "replicas": ONE_POD,
+            "role": "",
+            "required_container": None,
+            "path_map": (),
+            "facts": {},
+        },
+    )
+    return [site]
+
+
+_new = object.__new__
+_setattr = object.__setattr__
 
 
 def _replicated(obj: dict[str, Any]) -> list[Site]:
