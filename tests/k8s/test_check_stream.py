@@ -111,6 +111,62 @@ def test_policies_claims_and_trainjobs_keep_the_whole_check() -> None:
     same([("d.json", json.dumps(dump(6, 2), indent=4)), ("p.json", escaped)])
 
 
+LIMIT_RANGE = {
+    "apiVersion": "v1",
+    "kind": "LimitRange",
+    "metadata": {"name": "l", "namespace": "ns-1"},
+    "spec": {"limits": [{"type": "Container", "default": {"cpu": "300m", "memory": "1Gi"}}]},
+}
+CLAIM = {
+    "apiVersion": "resource.k8s.io/v1",
+    "kind": "ResourceClaim",
+    "metadata": {"name": "gpu", "namespace": "ns-1"},
+    "spec": {"devices": {"requests": [{"name": "g", "exactly": {"deviceClassName": "gpu"}}]}},
+}
+TRAINJOB = {
+    "apiVersion": "trainer.kubeflow.org/v1alpha1",
+    "kind": "TrainJob",
+    "metadata": {"name": "t", "namespace": "ns-1"},
+    "spec": {"runtimeRef": {"name": "torch-distributed"}, "trainer": {"numNodes": 2}},
+}
+
+
+@pytest.mark.parametrize("obj", [LIMIT_RANGE, CLAIM, TRAINJOB], ids=lambda o: o["kind"])
+@pytest.mark.parametrize("where", ["last item", "nested list", "second file", "escaped"])
+@pytest.mark.parametrize("as_json", [True, False])
+def test_an_object_other_pods_depend_on_anywhere_keeps_the_whole_check(
+    obj: dict[str, Any], where: str, as_json: bool
+) -> None:
+    """Found in a slice that is not the first (or in another file, or behind an escape), a
+    LimitRange, a resource.k8s.io object or a TrainJob still changes the pods of every slice
+    as it does in the whole check."""
+    data = dump(9, 3)
+    second: list[tuple[str, str]] = []
+    if where == "last item":
+        data["items"].append(obj)
+    elif where == "nested list":
+        data["items"][4]["items"].append(obj)
+    else:
+        second = [("p.json", json.dumps(obj))]
+    text = json.dumps(data, indent=4) if as_json else dump_yaml(data)
+    if where == "escaped":
+        # "Pod" spelled with an escape in a JSON string is still the kind (the check reads
+        # it, not the text); here a LimitRange's, a claim's or a TrainJob's first letter.
+        first, rest = obj["kind"][0], obj["kind"][1:]
+        escaped = json.dumps(obj).replace(f'"{obj["kind"]}"', f'"\\u{ord(first):04x}{rest}"')
+        assert obj["kind"] not in escaped
+        second = [("p.json", escaped)]
+    inputs: list[tuple[str, str | bytes]] = [("d", text), *second]
+    whole = check_texts(inputs)
+    assert (
+        whole["policies"]
+        or whole["draObjects"]
+        or any(o["kind"] == "TrainJob" for o in whole["objects"])
+        or any(s["kind"] == "TrainJob" for s in whole["skipped"])
+    )
+    same(inputs)
+
+
 @settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow])
 @given(n=st.integers(0, 12), seed=st.integers(0, 1000), as_json=st.booleans())
 def test_random_dumps_in_slices_are_the_whole_check(n: int, seed: int, as_json: bool) -> None:

@@ -112,3 +112,20 @@ def test_a_text_the_cut_could_change_is_read_whole(data: bytes) -> None:
     except SplitError:
         return
     assert len(docs) == 1 and docs[0].data["items"] == items
+
+
+@pytest.mark.parametrize(
+    "items",
+    [
+        # An item written as "{" and "}" on their own lines (no key between): the cut after
+        # the item before it must still find the end of the items right after it.
+        '        {\n            "kind": "Pod"\n        },\n        {\n        }',
+        "        {\n        },\n        {\n        }",
+        '        {\n        },\n        {\n            "kind": "Pod"\n        }',
+    ],
+)
+def test_items_with_empty_braces_read_as_json_reads_them(items: str) -> None:
+    data = f'{{\n    "apiVersion": "v1",\n    "items": [\n{items}\n    ],\n    "kind": "List"\n}}'
+    split = split_list(data.encode())
+    assert split is not None
+    assert split.read(0, len(split.items)) == json.loads(data)["items"]
