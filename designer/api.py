@@ -752,8 +752,11 @@ def refusal(body: bytes, result: CheckResult, budget: int | None = None) -> str 
             return f"The body cannot be read: {error.message}."
     for error in result.hostile:
         return f"Refused: document {error.document} is hostile ({error.message})."
+    if result.objects:
+        return None
+    # Nothing checked: read again only to tell an empty input from one without objects.
     documents = read_documents(body, max_documents=budget + 1) if budget else read_documents(body)
-    if not result.objects and not any(_is_object(d) for d in documents):
+    if not any(_is_object(d) for d in documents):
         if result.errors:
             first = result.errors[0].message
             return (

@@ -336,14 +336,22 @@ class CheckResult:
 
     def as_dict(self) -> dict[str, Any]:
         """The ``podspec check --format json`` document."""
-        return {
-            "objects": [o.as_dict() for o in self.objects],
-            "skipped": list(self.skipped),
-            "errors": [e.as_dict() for e in self.errors],
-            "draObjects": self.dra_objects,
-            "policies": [p.as_dict() for p in self.policies],
-            "kubernetesVersion": self.kubernetes_version,
-        }
+        # As in check_files: the entries are many small long-lived objects, made while the
+        # input's tree is alive; the cyclic collector would walk both for nothing to free.
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return {
+                "objects": [o.as_dict() for o in self.objects],
+                "skipped": list(self.skipped),
+                "errors": [e.as_dict() for e in self.errors],
+                "draObjects": self.dra_objects,
+                "policies": [p.as_dict() for p in self.policies],
+                "kubernetesVersion": self.kubernetes_version,
+            }
+        finally:
+            if enabled:
+                gc.enable()
 
 
 def check_text(
@@ -579,10 +587,4 @@ def check_texts(
         max_workloads=max_workloads,
         share_names=True,
     )
-    enabled = gc.isenabled()
-    gc.disable()  # as in check_files: the report is many small long-lived objects
-    try:
-        return result.as_dict()
-    finally:
-        if enabled:
-            gc.enable()
+    return result.as_dict()
