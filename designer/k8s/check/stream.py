@@ -100,11 +100,12 @@ class _Unit:
 
 
 class CheckStream:
-    """check_texts' document, produced as it goes: :meth:`objects` yields the ``objects``
-    entries in order, one file at a time; afterwards :meth:`rest` is every other key of
-    the document. A file's entries are held until its last slice is checked (a later
-    slice that cannot be read alone means the file is read whole), as JSON-ready entries:
-    about a kilobyte per pod instead of the pod's tree.
+    """check_texts' document, a slice at a time: :meth:`objects` yields the ``objects``
+    entries in order; afterwards :meth:`rest` is every other key of
+    the document. The entries are held until every slice is checked (a later slice that
+    cannot be read alone means its file is read whole; one that holds an object others
+    depend on, that the whole input is), as JSON-ready entries that share what the pods of
+    one report have in common: a few hundred bytes per pod instead of the pod's tree.
 
     Raises ValueError (at construction) for an unsupported Kubernetes version."""
 

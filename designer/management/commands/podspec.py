@@ -2,7 +2,8 @@
 
 ``manage.py podspec check [--format text|json] [--jobs N] FILE...``: exit 0 when no object
 has errors, 1 when any has, 2 when an input cannot be read at all. Large dumps are checked
-a slice of pods at a time on N processes (check.stream), the report written as it comes.
+a slice of pods at a time on N processes (check.stream); each slice's entries are kept as
+JSON-ready dicts (not the pods' trees) and the report written once every slice is checked.
 ``manage.py podspec render [--kind K] [--format yaml|json] FILE``: a design (the JSON of
 ``POST /api/v1/render``) or a manifest's pod, as the YAML the designer would download.
 """
