@@ -27,13 +27,17 @@ from table import Row, machine, render  # noqa: E402
 def suite() -> list[Row]:
     """The whole test suite's wall time, as `make test` runs it (lint excluded)."""
     start = time.perf_counter()
-    subprocess.run(
+    run = subprocess.run(
         [str(ROOT / ".venv/bin/pytest"), "-q", "-p", "no:cacheprovider"],
         cwd=ROOT,
-        check=True,
-        stdout=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        text=True,
         env={**__import__("os").environ, "DJANGO_ALLOW_ASYNC_UNSAFE": "true"},
     )
+    if run.returncode != 0:
+        # The failures, not only the exit status: the table is not printed without the suite.
+        sys.stdout.write(run.stdout[-20_000:])
+        raise SystemExit(f"the test suite failed (exit status {run.returncode})")
     return [
         Row(
             "the whole test suite (pytest, browser and kubectl tests included)",

@@ -110,6 +110,7 @@ def test_a_new_workload_type_keeps_edits_and_offers_the_whole_preset(
     notice.get_by_role("button", name="Apply the whole preset").click()
     expect(field(page, "c-0-cpu_request")).to_have_value("4")
     expect(page.locator("#kept-edits")).to_have_count(0)
+    settle(page)  # the preset's answer has settled (its swap re-renders the form)
     # A renamed container's heading follows its name.
     field(page, "c-0-name").fill("server")
     expect(page.locator("#legend-c-0")).to_contain_text("“server”")
