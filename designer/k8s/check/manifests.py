@@ -139,26 +139,27 @@ class CheckedObject:
                 if renamed is None:
                     renamed = tails[names_key] = (self.rename, rename(tail, self.rename))
                 tail = renamed[1]
-            return {
-                "file": self.file,
-                "document": w.document,
-                "path": w.path,
-                "kind": w.kind,
-                "name": w.name,
-                "namespace": w.namespace,
-                **tail,
-            }
+            out = self._header()
+            out.update(tail)
+            return out
         return self._entry()
 
-    def _entry(self, *, renamed: bool = True) -> dict[str, Any]:
+    def _header(self) -> dict[str, Any]:
+        """The keys of the entry that are the object's own (_HEADER)."""
         w = self.workload
-        out = {
+        return {
             "file": self.file,
             "document": w.document,
             "path": w.path,
             "kind": w.kind,
             "name": w.name,
             "namespace": w.namespace,
+        }
+
+    def _entry(self, *, renamed: bool = True) -> dict[str, Any]:
+        w = self.workload
+        out = {
+            **self._header(),
             **template_section(w),
             **self.report.as_dict(),
             "admission": self.admission.as_dict() if self.admission else None,
@@ -175,7 +176,7 @@ class CheckedObject:
         return rename(out, self.rename) if self.rename and renamed else out
 
 
-# The keys of an entry that are the object's own (CheckedObject.as_dict); no token of
+# The keys of an entry that are the object's own (CheckedObject._header); no token of
 # check.memo.canonical can be in them (a manifest cannot guess one).
 _HEADER = frozenset({"file", "document", "path", "kind", "name", "namespace"})
 

@@ -84,7 +84,6 @@ class SliceResult:
         self.objects += other.objects
         self.errors += other.errors
         self.skipped += other.skipped
-        self.cross = self.cross or other.cross
 
 
 @dataclass(frozen=True)
@@ -150,8 +149,6 @@ class CheckStream:
             elif not part.whole:
                 part.extend(result)
             if unit.last_slice:
-                if part.cross:
-                    break
                 files.append(part)
                 part = SliceResult()
         else:
@@ -263,11 +260,13 @@ def _bytes(text: str | bytes) -> bytes:
 
 
 # The inputs and their splits, set before the workers fork (they read them from here), and
-# each process's memo of reports (pods of one template in several slices share it).
+# each process's memo of reports and of their entries' shared part (pods of one template in
+# several slices share them).
 _TEXTS: list[tuple[str, str | bytes]] = []
 _SPLITS: dict[int, SplitList] = {}
 _MEMO: dict[bytes, Any] = {}
 _OPERATOR_MEMO: dict[Any, Any] = {}
+_TAILS: dict[Any, Any] = {}
 
 
 def _check_unit_json(unit: _Unit, settings: tuple[int, str | None, str | None]) -> bytes:
@@ -346,7 +345,7 @@ def links_across(values: list[Any]) -> bool:
 
 def _report(file: str, scan: Any, version: ClusterVersion, namespace: str | None) -> SliceResult:
     objects: list[CheckedObject] = check_workloads(
-        file, scan.workloads, version, _MEMO, _OPERATOR_MEMO, share_names=True
+        file, scan.workloads, version, _MEMO, _OPERATOR_MEMO, share_names=True, tails=_TAILS
     )
     objects, _dra = link_claims(objects, DraObjects())
     objects, _reports = apply_policies(objects, [], version=version, namespace=namespace)
