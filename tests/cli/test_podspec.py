@@ -479,3 +479,39 @@ def test_jobs_change_nothing_in_the_report_and_json_is_the_api_document(tmp_path
 
     assert text_one.stdout == format_text(expected) + "\n"
     assert podspec("--jobs", "0", files[-1]).returncode == 2
+
+
+@pytest.mark.parametrize("layout", ["yaml", "json"])
+def test_a_dump_checked_whole_writes_the_same_report_for_any_jobs(
+    tmp_path: Path, layout: str
+) -> None:
+    """A LimitRange as a dump's last item admits the pods of every slice before it: the
+    input is then checked whole and the report written from that check, in slices, by this
+    process (the workers' text is dropped), the same bytes for --jobs 1 and 2."""
+    import orjson
+
+    from designer.k8s.check import check_texts
+    from designer.k8s.manifest import dump_yaml
+    from designer.management.commands.podspec import format_text
+
+    items = [yaml.safe_load(GOOD.replace("trainer", f"p-{i}")) for i in range(1200)]
+    for item in items[::7]:
+        item["spec"]["containers"][0]["resources"] = {}
+    items.append(
+        {
+            "apiVersion": "v1",
+            "kind": "LimitRange",
+            "metadata": {"name": "defaults"},
+            "spec": {"limits": [{"type": "Container", "default": {"cpu": "500m"}}]},
+        }
+    )
+    dump = {"apiVersion": "v1", "items": items, "kind": "List", "metadata": {}}
+    text = dump_yaml(dump) if layout == "yaml" else json.dumps(dump, indent=4)
+    path = tmp_path / f"dump.{layout}"
+    path.write_text(text)
+    expected = check_texts([(str(path), path.read_bytes())])
+    assert sum(o["admission"]["defaulted"] != [] for o in expected["objects"]) == 172
+    for jobs in ("1", "2"):
+        out = podspec("--format", "json", "--jobs", jobs, str(path))
+        assert out.stdout == orjson.dumps(expected, option=orjson.OPT_INDENT_2).decode() + "\n"
+        assert podspec("--jobs", jobs, str(path)).stdout == format_text(expected) + "\n"

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import gc
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -73,7 +73,8 @@ class SliceResult:
     """What one slice (a file, or items of a dump) adds to the report; ``whole``: the slice
     could not be read on its own, so this is the whole file's part instead."""
 
-    objects: list[dict[str, Any]] = field(default_factory=list)
+    # One chunk per slice: its entries, or what the caller's encoder made of them.
+    chunks: list[Any] = field(default_factory=list)
     errors: list[dict[str, Any]] = field(default_factory=list)
     skipped: list[dict[str, Any]] = field(default_factory=list)
     whole: bool = False
@@ -81,7 +82,7 @@ class SliceResult:
     cross: bool = False
 
     def extend(self, other: SliceResult) -> None:
-        self.objects += other.objects
+        self.chunks += other.chunks
         self.errors += other.errors
         self.skipped += other.skipped
 
@@ -98,13 +99,18 @@ class _Unit:
     last_slice: bool = True
 
 
+# What a caller makes of a slice's entries (a module-level function: --jobs workers run it).
+Encoder = Callable[[list[dict[str, Any]]], Any]
+
+
 class CheckStream:
     """check_texts' document, a slice at a time: :meth:`objects` yields the ``objects``
-    entries in order; afterwards :meth:`rest` is every other key of
-    the document. The entries are held until every slice is checked (a later slice that
-    cannot be read alone means its file is read whole; one that holds an object others
-    depend on, that the whole input is), as JSON-ready entries that share what the pods of
-    one report have in common: a few hundred bytes per pod instead of the pod's tree.
+    entries in order (:meth:`chunks`, what an encoder makes of each slice's entries);
+    afterwards :meth:`rest` is every other key of the document. The entries are held until
+    every slice is checked (a later slice that cannot be read alone means its file is read
+    whole; one that holds an object others depend on, that the whole input is), as
+    JSON-ready entries that share what the pods of one report have in common (a few hundred
+    bytes per pod instead of the pod's tree), or as what the encoder made of them.
 
     Raises ValueError (at construction) for an unsupported Kubernetes version."""
 
@@ -128,20 +134,20 @@ class CheckStream:
         self._rest: dict[str, Any] | None = None
 
     def objects(self) -> Iterator[dict[str, Any]]:
-        # As in check_files: the entries are many small long-lived objects the cyclic
-        # collector would walk again and again for nothing to free.
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
-            yield from self._objects()
-        finally:
-            if enabled:
-                gc.enable()
+        for chunk in _gc_paused(self._chunks(None)):
+            yield from chunk
 
-    def _objects(self) -> Iterator[dict[str, Any]]:
+    def chunks(self, encode: Encoder) -> Iterator[Any]:
+        """``encode(entries)`` for the entries of each slice, in input order, computed where
+        the slice is checked: with ``jobs``, in the worker, which then sends only what
+        ``encode`` returned (e.g. the entries' JSON as the report writes it) instead of the
+        entries for this process to read back and write itself."""
+        return _gc_paused(self._chunks(encode))
+
+    def _chunks(self, encode: Encoder | None) -> Iterator[Any]:
         files: list[SliceResult] = []
         part = SliceResult()
-        for unit, result in self._run(self._units()):
+        for unit, result in self._run(self._units(), encode):
             if result.cross:
                 break
             if result.whole and not part.whole:
@@ -155,7 +161,7 @@ class CheckStream:
             errors: list[dict[str, Any]] = []
             skipped: list[dict[str, Any]] = []
             for part in files:
-                yield from part.objects
+                yield from part.chunks
                 errors += part.errors
                 skipped += part.skipped
             empty = CheckResult(
@@ -165,7 +171,7 @@ class CheckStream:
             del self._rest["objects"]
             return
         del files, part
-        yield from self._check_whole()
+        yield from self._check_whole(encode)
 
     def rest(self) -> dict[str, Any]:
         """The document's keys after ``objects`` (call once :meth:`objects` is exhausted)."""
@@ -180,7 +186,7 @@ class CheckStream:
 
     # --- inputs that must be checked whole ---------------------------------------------
 
-    def _check_whole(self) -> Iterator[dict[str, Any]]:
+    def _check_whole(self, encode: Encoder | None) -> Iterator[Any]:
         result = check_files(
             self.inputs,
             max_bytes=self.max_bytes,
@@ -197,7 +203,11 @@ class CheckStream:
                 gc.enable()
         objects = document.pop("objects")
         self._rest = document
-        yield from objects
+        if encode is None:
+            yield objects
+            return
+        for first in range(0, len(objects), self.slice_items):
+            yield encode(objects[first : first + self.slice_items])
 
     # --- slices ---------------------------------------------------------------------
 
@@ -221,24 +231,40 @@ class CheckStream:
                 units.append(_Unit(i, first, last, sliced=True, last_slice=last == n))
         return units
 
-    def _run(self, units: list[_Unit]) -> Iterator[tuple[_Unit, SliceResult]]:
+    def _run(
+        self, units: list[_Unit], encode: Encoder | None
+    ) -> Iterator[tuple[_Unit, SliceResult]]:
         settings = (self.max_bytes, self.kubernetes_version, self.namespace)
         if self.jobs == 1 or len(units) == 1:
             for unit in units:
-                yield unit, _check_unit(unit, settings)
+                yield unit, _check_unit(unit, settings, encode)
             return
         # fork: the workers inherit the inputs and their splits (_TEXTS, _SPLITS) without
         # copying them; each returns the JSON entries of its slice.
-        # The entries travel as JSON (orjson): a tenth of pickle's cost to read back.
+        # Entries travel as JSON (orjson): a tenth of pickle's cost to read back; what an
+        # encoder made of them, pickled.
         context = get_context("fork")
         with ProcessPoolExecutor(max_workers=self.jobs, mp_context=context) as pool:
             try:
-                results = pool.map(_check_unit_json, units, [settings] * len(units))
-                for unit, blob in zip(units, results, strict=True):
-                    yield unit, SliceResult(**orjson.loads(blob))
+                n = len(units)
+                results = pool.map(_check_unit_remote, units, [settings] * n, [encode] * n)
+                for unit, sent in zip(units, results, strict=True):
+                    yield unit, SliceResult(**orjson.loads(sent)) if encode is None else sent
             finally:
                 # The caller stops early when a slice needs the whole input.
                 pool.shutdown(cancel_futures=True)
+
+
+def _gc_paused(values: Iterator[Any]) -> Iterator[Any]:
+    """``values``, with the cyclic GC paused while they are computed: as in check_files, the
+    entries are many small long-lived objects it would walk again and again to free none."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield from values
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def slice_size(items: int, most: int, jobs: int) -> int:
@@ -269,11 +295,15 @@ _OPERATOR_MEMO: dict[Any, Any] = {}
 _TAILS: dict[Any, Any] = {}
 
 
-def _check_unit_json(unit: _Unit, settings: tuple[int, str | None, str | None]) -> bytes:
-    result = _check_unit(unit, settings)
+def _check_unit_remote(
+    unit: _Unit, settings: tuple[int, str | None, str | None], encode: Encoder | None
+) -> bytes | SliceResult:
+    result = _check_unit(unit, settings, encode)
+    if encode is not None:
+        return result
     return orjson.dumps(
         {
-            "objects": result.objects,
+            "chunks": result.chunks,
             "errors": result.errors,
             "skipped": result.skipped,
             "whole": result.whole,
@@ -282,7 +312,18 @@ def _check_unit_json(unit: _Unit, settings: tuple[int, str | None, str | None]) 
     )
 
 
-def _check_unit(unit: _Unit, settings: tuple[int, str | None, str | None]) -> SliceResult:
+def _check_unit(
+    unit: _Unit, settings: tuple[int, str | None, str | None], encode: Encoder | None = None
+) -> SliceResult:
+    result = _check_slice(unit, settings)
+    if not result.cross:
+        entries = result.chunks[0] if result.chunks else []
+        result.chunks = [encode(entries) if encode else entries]
+    return result
+
+
+def _check_slice(unit: _Unit, settings: tuple[int, str | None, str | None]) -> SliceResult:
+    """The slice's (or file's) result, its entries as its one chunk."""
     max_bytes, kubernetes_version, namespace = settings
     version = cluster_version(kubernetes_version)
     file, text = _TEXTS[unit.file_index]
@@ -350,7 +391,7 @@ def _report(file: str, scan: Any, version: ClusterVersion, namespace: str | None
     objects, _dra = link_claims(objects, DraObjects())
     objects, _reports = apply_policies(objects, [], version=version, namespace=namespace)
     return SliceResult(
-        objects=[o.as_dict() for o in objects],
+        chunks=[[o.as_dict() for o in objects]],
         errors=[InputError(file, e.document, e.message, e.hostile).as_dict() for e in scan.errors],
         skipped=[skipped_entry(file, s) for s in scan.skipped],
     )

@@ -2,8 +2,9 @@
 
 ``manage.py podspec check [--format text|json] [--jobs N] FILE...``: exit 0 when no object
 has errors, 1 when any has, 2 when an input cannot be read at all. Large dumps are checked
-a slice of pods at a time on N processes (check.stream); each slice's entries are kept as
-JSON-ready dicts (not the pods' trees) and the report written once every slice is checked.
+a slice of pods at a time on N processes (check.stream); each slice's part of the report is
+written where it is checked (the workers send text, not entries) and the report written
+once every slice is checked.
 ``manage.py podspec render [--kind K] [--format yaml|json] FILE``: a design (the JSON of
 ``POST /api/v1/render``) or a manifest's pod, as the YAML the designer would download.
 """
@@ -14,7 +15,7 @@ import json
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 from django.core.management.base import BaseCommand, CommandParser
@@ -111,11 +112,10 @@ class Command(BaseCommand):
             jobs=options["jobs"],
         )
         counts = Counts()
-        objects = counts.watch(stream.objects())
         if options["format"] == "json":
-            write_json(objects, stream.rest, self.stdout)
+            write_json(counts.watch(stream.chunks(json_chunk)), stream.rest, self.stdout)
         else:
-            write_text(objects, stream.rest, counts, self.stdout)
+            write_text(counts.watch(stream.chunks(text_chunk)), stream.rest, counts, self.stdout)
         rest = stream.rest()
         # 2: some input could not be read at all (missing, not text, too large, or not one
         # document of it parses); 1: an object has errors or a document could not be read.
@@ -168,6 +168,42 @@ def _positive_int(text: str) -> int:
     return value
 
 
+class Chunk(NamedTuple):
+    """A slice's part of the report, written by the process that checked it, and what the
+    exit code and the summary count of its objects."""
+
+    text: str
+    objects: int
+    with_errors: int
+    denied: int
+    files: frozenset[str]
+
+
+def _chunk(text: str, objects: list[dict[str, Any]]) -> Chunk:
+    return Chunk(
+        text,
+        len(objects),
+        sum(1 for o in objects if o["errors"]),
+        sum(1 for o in objects if not _admitted(o)),
+        frozenset(o["file"] for o in objects),
+    )
+
+
+def json_chunk(objects: list[dict[str, Any]]) -> Chunk:
+    """The entries as write_json writes them (``orjson.dumps(document, OPT_INDENT_2)``'s
+    lines for them), joined."""
+    if not objects:
+        return _chunk("", objects)
+    # The list at once ("[\n  {...},\n  {...}\n]"), its items moved in by two more columns.
+    listed = orjson.dumps(objects, option=orjson.OPT_INDENT_2)
+    return _chunk(listed[4:-2].replace(b"\n", b"\n  ").decode(), objects)
+
+
+def text_chunk(objects: list[dict[str, Any]]) -> Chunk:
+    """The entries' lines of the text report."""
+    return _chunk("\n".join("\n".join(object_lines(o)) for o in objects), objects)
+
+
 class Counts:
     """What the exit code and the text summary need of the objects, counted as they pass."""
 
@@ -177,54 +213,55 @@ class Counts:
         self.denied = 0
         self.files: set[str] = set()
 
-    def watch(self, objects: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
-        for obj in objects:
-            self.objects += 1
-            self.with_errors += bool(obj["errors"])
-            self.denied += not _admitted(obj)
-            self.files.add(obj["file"])
-            yield obj
+    def watch(self, chunks: Iterator[Chunk]) -> Iterator[Chunk]:
+        for chunk in chunks:
+            self.objects += chunk.objects
+            self.with_errors += chunk.with_errors
+            self.denied += chunk.denied
+            self.files |= chunk.files
+            yield chunk
 
 
-# Entries are written in batches of this many bytes (a 100,000-pod report is 100 MB).
+# Chunks are written in batches of at least this many characters (a 100,000-pod report is
+# 100 MB).
 WRITE_BATCH = 1 << 20
 
 
-def write_json(
-    objects: Iterator[dict[str, Any]], rest: Callable[[], dict[str, Any]], out: Any
-) -> None:
+def write_json(chunks: Iterator[Chunk], rest: Callable[[], dict[str, Any]], out: Any) -> None:
     """``orjson.dumps(document, option=OPT_INDENT_2)`` plus a newline, byte for byte,
-    written one object at a time: the document is never held whole."""
-    batch: list[bytes] = [b'{\n  "objects": [']
+    written a chunk at a time: the document is never held whole."""
+    batch: list[str] = ['{\n  "objects": [']
     size = 0
     first = True
-    for obj in objects:
-        entry = orjson.dumps(obj, option=orjson.OPT_INDENT_2).replace(b"\n", b"\n    ")
-        batch.append((b"\n    " if first else b",\n    ") + entry)
+    for chunk in chunks:
+        if not chunk.objects:
+            continue
+        batch += ["\n    " if first else ",\n    ", chunk.text]
         first = False
-        size += len(entry)
+        size += len(chunk.text)
         if size >= WRITE_BATCH:
-            out.write(b"".join(batch).decode(), ending="")
+            out.write("".join(batch), ending="")
             batch, size = [], 0
-    batch.append(b"]" if first else b"\n  ]")
-    tail = orjson.dumps(rest(), option=orjson.OPT_INDENT_2)
-    batch.append(b",\n" + tail[2:] if tail != b"{}" else b"\n}")
-    out.write(b"".join(batch).decode())
+    batch.append("]" if first else "\n  ]")
+    tail = orjson.dumps(rest(), option=orjson.OPT_INDENT_2).decode()
+    batch.append(",\n" + tail[2:] if tail != "{}" else "\n}")
+    out.write("".join(batch))
 
 
 def write_text(
-    objects: Iterator[dict[str, Any]],
+    chunks: Iterator[Chunk],
     rest: Callable[[], dict[str, Any]],
     counts: Counts,
     out: Any,
 ) -> None:
-    """format_text's report, written one object at a time."""
+    """format_text's report, written a chunk at a time."""
     batch: list[str] = []
     size = 0
-    for obj in objects:
-        lines = "\n".join(object_lines(obj))
-        batch.append(lines)
-        size += len(lines)
+    for chunk in chunks:
+        if not chunk.objects:
+            continue
+        batch.append(chunk.text)
+        size += len(chunk.text)
         if size >= WRITE_BATCH:
             out.write("\n".join(batch), ending="\n")
             batch, size = [], 0
