@@ -96,6 +96,12 @@ CUT_WRONG_OR_NOT_AT_ALL = [
     b"items:\r\n- kind: Pod\r\n- kind: Pod\r\n",
     b"%YAML 1.1\n---\nitems:\n- kind: Pod\n- kind: Pod\n",
     b"items:\n- kind: Pod\n- kind: Pod\n---\nkind: Pod\n",
+    b"kind: List\n---\nitems:\n- kind: Pod\n- kind: Pod\n",
+    b"items:\n- kind: Pod\n- kind: Pod\nkind: List\n---\n",
+    b"items:\n- kind: Pod\n---x\n- kind: Pod\n",
+    # A "-" that ends the text, and one followed by a letter.
+    b"items:\n- kind: Pod\n- kind: Pod\n-",
+    b"items:\n- kind: Pod\n-kind: Pod\n",
     b'{\n    "apiVersion": "v1",\n    "items": [\n        {\n            "a": 1\n        },\n'
     b'        {\n            "a": 2\n        }\n    ],\n    "items": []\n}\n',
 ]
