@@ -117,13 +117,14 @@ def design_results(
     changed: str = "",
     touched: frozenset[str] = frozenset(),
     was: str = "",
+    since: frozenset[str] = frozenset(),
     problem: Message | None = None,
     cluster: Cluster | None = None,
     cluster_form: ClusterForm | None = None,
     notice: Message | None = None,
 ) -> Results:
     """Run the engine once on a design (after a button's ``action``; ``changed``,
-    ``touched``, ``was``: see design.apply_action) and place its messages beside the form
+    ``touched``, ``was``, ``since``: see design.apply_action) and place its messages beside the form
     fields (and the forms' own errors, when there are forms: the live update's fast path has
     none, see forms.design_from_query). ``problem`` is a message for the whole pod (e.g. an
     unknown workload type in a deep link). ``cluster`` is the Kubernetes version and
@@ -171,6 +172,7 @@ def design_results(
             changed,
             touched=touched,
             was=was,
+            since=since,
             version=cluster_version(cluster.kubernetes_version),
             # Read once per request, and only when there is one.
             namespace_policy=cluster.namespace_policy if cluster.has_policy else None,

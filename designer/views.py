@@ -115,6 +115,8 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
             changed=data.get("changed", ""),
             touched=touched,
             was=data.get("was", ""),
+            # Fields typed while this action's first answer was on its way (static/app.js).
+            since=touched_keys(data.get("since", "")),
             cluster=cluster,
             cluster_form=cluster_form,
             notice=notice,

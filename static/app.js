@@ -41,6 +41,7 @@ document.addEventListener("submit", (event) => {
   var edits = 0; // the user's edits of the form so far
   var shownEdits = 0; // the edits the answer on screen was asked with
   var shownAction = false; // whether that answer came from a button or preset (#designer)
+  var pending = []; // per #designer request on its way: the fields edited since it was sent
 
   function inDesignForm(el) {
     return el && el.form && el.form.id === "design-form";
@@ -53,6 +54,9 @@ document.addEventListener("submit", (event) => {
     if (!inDesignForm(el) || !el.name) return;
     edits += 1;
     if (el.hasAttribute("data-untracked") || el.type === "hidden") return;
+    pending.forEach(function (names) {
+      if (names.indexOf(el.name) === -1) names.push(el.name);
+    });
     var touched = document.getElementById("id_touched");
     if (!touched) return;
     var names = touched.value ? touched.value.split(",") : [];
@@ -70,18 +74,41 @@ document.addEventListener("submit", (event) => {
 
   document.addEventListener("htmx:beforeRequest", function (event) {
     var detail = event.detail;
-    if (isDesigner(detail.target)) detail.xhr.designerEdits = edits;
+    if (!isDesigner(detail.target)) return;
+    detail.xhr.designerEdits = edits;
+    if (detail.target.id === "designer") {
+      detail.xhr.designerSince = [];
+      pending.push(detail.xhr.designerSince);
+    }
+  });
+  // An answer's list is dropped once it is read (beforeSwap) or the request failed.
+  function answered(xhr) {
+    var names = xhr && xhr.designerSince;
+    if (names) pending = pending.filter(function (p) { return p !== names; });
+  }
+  ["htmx:afterRequest", "htmx:sendError", "htmx:timeout"].forEach(function (name) {
+    document.addEventListener(name, function (event) { answered(event.detail.xhr); });
   });
 
   document.addEventListener("htmx:beforeSwap", function (event) {
     var detail = event.detail;
     var asked = detail.xhr && detail.xhr.designerEdits;
+    answered(detail.xhr);
     if (asked === undefined || !detail.shouldSwap) return;
     if (detail.target.id === "designer") {
       if (asked !== edits) {
         // The user typed while this answer was on its way: it would replace the form and
-        // lose that. Ask again, from the same control, with what is on screen now.
+        // lose that. Ask again, from the same control, with what is on screen now and the
+        // fields typed since (the server keeps them as typed, whatever the action does).
         detail.shouldSwap = false;
+        var since = document.getElementById("id_since");
+        if (since) {
+          var names = since.value ? since.value.split(",") : [];
+          (detail.xhr.designerSince || []).forEach(function (name) {
+            if (names.indexOf(name) === -1) names.push(name);
+          });
+          since.value = names.join(",");
+        }
         var config = detail.requestConfig || {};
         var source = config.elt;
         if (source && document.body.contains(source)) {

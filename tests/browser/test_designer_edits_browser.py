@@ -1,6 +1,7 @@
 """What users stumbled on, in a real browser (issue 16): MIG-aware node fit (1), typed values
-never lost to a late answer or a preset (3), sharing and presets without JavaScript (4), the
-address bar on a shared design (8), the QoS class in sight while typing on a phone (11)."""
+never lost to a late answer or a preset, the whole preset included (3), sharing and presets
+without JavaScript (4), the address bar on a shared design (8), the QoS class in sight while
+typing on a phone (11)."""
 
 from __future__ import annotations
 
@@ -114,6 +115,37 @@ def test_a_new_workload_type_keeps_edits_and_offers_the_whole_preset(
     # A renamed container's heading follows its name.
     field(page, "c-0-name").fill("server")
     expect(page.locator("#legend-c-0")).to_contain_text("“server”")
+
+
+def test_what_is_typed_while_the_whole_preset_is_on_its_way_is_kept(
+    live_server, page: Page
+) -> None:
+    """ "Apply the whole preset", then a value typed before its answer came: the answer is
+    asked again with the form on screen, the preset applies to everything else and the
+    typed value stays, listed as kept."""
+    page.goto(live_server.url + "/?preset=training")
+    field(page, "c-0-cpu_request").fill("8")
+    page.get_by_label("Workload type").select_option("inference")
+    notice = page.locator("#kept-edits")
+    expect(notice).to_contain_text("CPU request")
+    settle(page)
+    held = hold_first(page, "action=preset")
+    notice.get_by_role("button", name="Apply the whole preset").click()
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(20)
+    assert held, "the preset request was not sent"
+    memory_limit = field(page, "c-0-memory_limit")
+    memory_limit.fill("999Gi")
+    page.wait_for_timeout(700)  # the live answer for 999Gi comes back first
+    held[0].continue_()
+    expect(field(page, "c-0-cpu_request")).to_have_value("4")  # the whole preset applied
+    expect(memory_limit).to_have_value("999Gi")  # ...but not over what was typed since
+    expect(notice).to_contain_text("999Gi")
+    expect(page.locator("#manifest-yaml")).to_contain_text('memory: "999Gi"')
+    settle(page)
+    expect(memory_limit).to_have_value("999Gi")
 
 
 def test_without_javascript_sharing_works_and_apply_preset_applies_it_all(

@@ -3,6 +3,7 @@ sharing choice or a headroom proposal."""
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -109,6 +110,7 @@ def apply_action(
     *,
     touched: Collection[str] = (),
     was: str = "",
+    since: Collection[str] = (),
 ) -> ActionResult:
     """The design after a designer button or preset choice.
 
@@ -116,8 +118,29 @@ def apply_action(
     the value it had, so picking the one already chosen changes nothing): its preset is
     applied to every field except the ones the user edited (``touched``), which come back in
     ``kept`` where the preset differs. ``preset`` without ``changed`` is the explicit "apply
-    preset": the whole preset, edits included. Unknown actions change nothing."""
-    edited = frozenset(touched)
+    preset": the whole preset, edits included. Unknown actions change nothing.
+
+    ``since``: fields the user edited after asking for this action (the page asks again when
+    its answer would replace what was typed while it was on its way). Whatever the action,
+    they keep the values they were sent with; the whole preset lists them in ``kept``."""
+    typed = frozenset(since)
+    if not typed:
+        return _apply_action(design, action, changed, frozenset(touched), was)
+    if action == "preset" and not changed:
+        applied, kept = apply_preset(design, keep=typed)
+        return ActionResult(applied, kept, typed)
+    result = _apply_action(design, action, changed, frozenset(touched) | typed, was)
+    if action == "preset" or result.design is design:
+        return result  # a preset choice keeps every edit itself; nothing else changed
+    removed = _removed_index(design, result.design, action)
+    return ActionResult(
+        _restore(result.design, design, typed, removed), result.kept, result.touched
+    )
+
+
+def _apply_action(
+    design: Design, action: str, changed: str, edited: frozenset[str], was: str
+) -> ActionResult:
     if action == "preset":
         if changed == "workload" and design.origin is not None:
             # Opened from an object: a new workload type changes the advice and the size
@@ -140,6 +163,36 @@ def apply_action(
                 design_action(design, action), (), _without_container(edited, int(index))
             )
     return ActionResult(design_action(design, action), (), edited)
+
+
+def _removed_index(before: Design, after: Design, action: str) -> int | None:
+    """The container a ``remove-N`` action took out, if it did."""
+    index = action.removeprefix("remove-")
+    if (
+        action.startswith("remove-")
+        and index.isdigit()
+        and len(after.containers) < len(before.containers)
+    ):
+        return int(index)
+    return None
+
+
+def _restore(after: Design, before: Design, keys: frozenset[str], removed: int | None) -> Design:
+    """``after`` (a copy the action made) with the fields ``keys`` as they were in ``before``
+    (a container's fields follow it when the action removed the container ``removed``)."""
+    for key in sorted(keys):
+        match = _CONTAINER_KEY.match(key)
+        if match is None:
+            source, target, name = before, after, key
+        else:
+            i, name = int(match.group(1)), match.group(2)
+            j = i - 1 if removed is not None and i > removed else i
+            if i == removed or i >= len(before.containers) or j >= len(after.containers):
+                continue
+            source, target = before.containers[i], after.containers[j]
+        if name in type(source).model_fields:
+            setattr(target, name, copy.deepcopy(getattr(source, name)))
+    return after
 
 
 def design_action(design: Design, action: str, changed: str = "") -> Design:

@@ -206,11 +206,12 @@ def render_design(
     *,
     touched: Collection[str] = (),
     was: str = "",
+    since: Collection[str] = (),
     version: ClusterVersion | None = None,
     namespace_policy: str | None = None,
 ) -> Rendered:
     """Render a design, after a designer ``action`` (a button: add a container, apply a
-    preset, ...) when one is given (``changed``, ``touched``, ``was``: see
+    preset, ...) when one is given (``changed``, ``touched``, ``was``, ``since``: see
     actions.apply_action); raises DesignError when its kept manifest fields cannot form a
     Pod. The design's size is the preset its sized fields match ("custom" after edits).
     ``version`` answers for that Kubernetes release (None: the newest the engine models).
@@ -226,7 +227,7 @@ def render_design(
     kept: tuple[KeptEdit, ...] = ()
     edited = frozenset(touched)
     if action:
-        result = apply_action(design, action, changed, touched=edited, was=was)
+        result = apply_action(design, action, changed, touched=edited, was=was, since=since)
         design, kept, edited = result.design, result.kept, result.touched
     size = matching_size(design)
     if size != design.size:

@@ -93,6 +93,53 @@ def test_removing_a_container_renumbers_the_edited_fields() -> None:
     assert result.touched == {"containers[0].cpu_request", "name"}
 
 
+def test_what_was_typed_since_the_whole_preset_was_asked_for_is_kept() -> None:
+    """The page asks again when the user typed while an answer was on its way (``since``):
+    the whole preset applies to every other field, edits before the click included, and
+    lists the typed ones as kept (the notice offers the whole preset once more)."""
+    design = edited_training()
+    design.workload = "batch"
+    design.containers[0].memory_limit = "999Gi"
+    result = apply_action(
+        design,
+        "preset",
+        touched={"containers[0].cpu_request", "containers[0].memory_limit"},
+        since={"containers[0].memory_limit"},
+    )
+    main = result.design.containers[0]
+    assert main.cpu_request == "2"  # edited before the click: the preset's
+    assert main.memory_limit == "999Gi"  # typed since: kept
+    assert result.design.name == "batch-inference"
+    assert [(k.field, k.value) for k in result.kept] == [("containers[0].memory_limit", "999Gi")]
+    assert result.touched == {"containers[0].memory_limit"}
+
+
+def test_any_action_keeps_what_was_typed_since_it_was_asked_for() -> None:
+    design = preset_design("inference")
+    design.headroom.peak = "12Gi"
+    design.containers[0].memory_limit = "20Gi"  # typed after the headroom button
+    result = apply_action(design, "headroom", since={"containers[0].memory_limit"})
+    assert result.design.containers[0].memory_limit == "20Gi"
+    assert apply_action(design, "headroom").design.containers[0].memory_limit == "15Gi"
+    # A removed container's typed fields go with it; the next one's follow it down.
+    design.containers.insert(0, ContainerDesign(role="init", name="fetch", image="busybox"))
+    design.containers[1].cpu_request = "7"
+    since = {"containers[0].image", "containers[1].cpu_request", "name"}
+    result = apply_action(design, "remove-0", since=since)
+    assert [c.name for c in result.design.containers] == [design.containers[1].name]
+    assert result.design.containers[0].cpu_request == "7"
+    assert result.touched == {"containers[0].cpu_request", "name"}
+    # A workload type chosen while typing keeps the typed field like any edit.
+    chosen = edited_training()
+    chosen.workload = "inference"
+    chosen.containers[0].memory_limit = "3Gi"
+    result = apply_action(
+        chosen, "preset", "workload", was="training", since={"containers[0].memory_limit"}
+    )
+    assert result.design.containers[0].memory_limit == "3Gi"
+    assert result.design.containers[0].cpu_request == "4"  # not edited: the preset's
+
+
 def test_the_size_says_custom_after_edits_and_finds_a_preset_typed_by_hand() -> None:
     design = preset_design("training")
     assert matching_size(design) == "M"
