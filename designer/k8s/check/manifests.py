@@ -495,11 +495,15 @@ _setattr = object.__setattr__
 def _by_object(workloads: list[Workload]) -> list[list[Workload]]:
     """Consecutive pod templates of one object (document and List path) together."""
     groups: list[list[Workload]] = []
+    document = path = None
+    group: list[Workload] = []
     for w in workloads:
-        if groups and (groups[-1][0].document, groups[-1][0].path) == (w.document, w.path):
-            groups[-1].append(w)
+        if group and w.document == document and w.path == path:
+            group.append(w)
         else:
-            groups.append([w])
+            group = [w]
+            groups.append(group)
+            document, path = w.document, w.path
     return groups
 
 

@@ -22,6 +22,7 @@ So two pods with one key get the same report, message for message; the different
 
 from __future__ import annotations
 
+import re
 import secrets
 import string
 from typing import Any
@@ -33,6 +34,7 @@ from designer.k8s.core import (
     name_is_dns_label,
     name_is_dns_subdomain,
 )
+from designer.k8s.core.names import DNS1123_SUBDOMAIN_FMT, DNS1123_SUBDOMAIN_MAX
 from designer.k8s.design import WORKLOAD_OF_KIND
 from designer.k8s.manifest import Workload
 from designer.k8s.operators import LABELS_READ
@@ -90,10 +92,19 @@ _label_value_ok = _Validity(lambda v: is_valid_label_value(v) if v else [])
 
 
 def _name_ok(value: Any) -> Any:
-    """A pod's name is its own: checked every time, not remembered."""
-    if type(value) is str and value and not name_is_dns_subdomain(value):  # noqa: E721
+    """A pod's name is its own: checked every time, not remembered (name_is_dns_subdomain's
+    two checks, without building its messages)."""
+    if (
+        type(value) is str  # noqa: E721
+        and value
+        and len(value) <= DNS1123_SUBDOMAIN_MAX
+        and _subdomain(value)
+    ):
         return True
     return [value]
+
+
+_subdomain = re.compile(DNS1123_SUBDOMAIN_FMT).fullmatch
 
 
 def _labels(labels: Any) -> Any:
@@ -122,13 +133,26 @@ def _image_ok(value: Any) -> Any:
     return [value]
 
 
-_METADATA = {
-    "name": _name_ok,
-    "generateName": _generate_name_ok,
-    "namespace": _namespace_ok,
-    "labels": _labels,
-}
-_METADATA_KEYS = frozenset(_METADATA)
+def _project_meta(meta: dict[str, Any]) -> dict[str, Any]:
+    """What the checks read of a pod's metadata (see the module docstring), in its order."""
+    out = {}
+    generate_names = _generate_name_ok.known
+    namespaces = _namespace_ok.known
+    for k, v in meta.items():
+        if k in SKIPPED_METADATA:
+            continue
+        if k == "name":
+            v = _name_ok(v)
+        elif k == "labels":
+            v = _labels(v)
+        elif k == "namespace":
+            v = True if type(v) is str and namespaces.get(v) else _namespace_ok(v)  # noqa: E721
+        elif k == "generateName":
+            v = True if type(v) is str and generate_names.get(v) else _generate_name_ok(v)  # noqa: E721
+        out[k] = v
+    return out
+
+
 _CONTAINER_LISTS = frozenset({"containers", "initContainers", "ephemeralContainers"})
 
 
@@ -177,14 +201,20 @@ def memo_key(workload: Workload) -> bytes | None:
     return _key(workload, _project_spec(spec))
 
 
-_SKIPPED_SPEC_NOT_VOLUMES = SKIPPED_SPEC - {"volumes"}
+_SKIPPED_SPEC_NOT_VOLUMES = tuple(sorted(SKIPPED_SPEC - {"volumes"}))
+
+
+def _spec_copy(spec: dict[str, Any]) -> dict[str, Any]:
+    """A copy of the spec without the fields no check reads but its volumes."""
+    copy = dict(spec)
+    for k in _SKIPPED_SPEC_NOT_VOLUMES:
+        copy.pop(k, None)
+    return copy
 
 
 def _project_spec(spec: dict[str, Any]) -> dict[str, Any]:
     """What the checks read of a pod spec (see the module docstring)."""
-    projected = dict(spec)
-    for k in _SKIPPED_SPEC_NOT_VOLUMES.intersection(spec):
-        del projected[k]
+    projected = _spec_copy(spec)
     if "volumes" in spec:
         projected["volumes"] = _memory_volumes(spec["volumes"])
     for k in _CONTAINER_LISTS.intersection(projected):
@@ -198,11 +228,7 @@ def _key(workload: Workload, projected_spec: dict[str, Any]) -> bytes | None:
     meta = workload.pod_metadata
     if not isinstance(meta, dict):
         return None
-    projected_meta = dict(meta)
-    for k in SKIPPED_METADATA.intersection(meta):
-        del projected_meta[k]
-    for k in _METADATA_KEYS.intersection(meta):
-        projected_meta[k] = _METADATA[k](meta[k])
+    projected_meta = _project_meta(meta)
     try:
         # Without OPT_SORT_KEYS: the same pod written in another key order only misses the
         # memo (a dump writes every pod the same way). A key that is not a string (YAML's
@@ -246,12 +272,11 @@ def canonical(workload: Workload) -> tuple[bytes, dict[str, str]] | None:
     if not isinstance(spec, dict) or "resourceClaims" in spec:
         return None
     # _project_spec, with each container's name replaced by its token on the way.
-    projected_spec = dict(spec)
-    for k in _SKIPPED_SPEC_NOT_VOLUMES.intersection(spec):
-        del projected_spec[k]
+    projected_spec = _spec_copy(spec)
     if "volumes" in spec:
         projected_spec["volumes"] = _memory_volumes(spec["volumes"])
     names: list[str] = []
+    known = _container_names.known
     for key in _CONTAINER_KEYS:
         items = spec.get(key)
         if items is None:
@@ -263,18 +288,21 @@ def canonical(workload: Workload) -> tuple[bytes, dict[str, str]] | None:
             if type(c) is not dict:  # noqa: E721
                 return None
             name = c.get("name")
-            if type(name) is not str or not _container_name_ok(name):  # noqa: E721
+            if type(name) is not str or not (known.get(name) or _container_name_ok(name)):  # noqa: E721
                 return None
             projected = _container(c)
             projected["name"] = _token(len(names))
             names.append(name)
             projected_items.append(projected)
         projected_spec[key] = projected_items
-    if len(set(names)) != len(names):
+    if len(names) > 1 and len(set(names)) != len(names):
         return None
     key = _key(workload, projected_spec)
-    if key is None or any(b'"' + n.encode() + b'"' in key for n in names):
+    if key is None:
         return None
+    for n in names:
+        if b'"' + n.encode() + b'"' in key:
+            return None
     # An operator rule could still read the object's own containers (obj): only core kinds.
     # Pods with the same names share one map (CheckedObject.as_dict caches by it).
     named = tuple(names)
@@ -295,7 +323,8 @@ def _token(i: int) -> str:
     return _TOKENS[i] if i < len(_TOKENS) else f"{TOKEN}{i}"
 
 
-_container_name_ok = _Validity(name_is_dns_label).valid
+_container_names = _Validity(name_is_dns_label)
+_container_name_ok = _container_names.valid
 
 
 def renamed(workload: Workload, names: dict[str, str]) -> Workload:
