@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -32,7 +33,7 @@ from designer.k8s.apiserver import (
     pod_from_parts,
     pod_with_defaults,
 )
-from designer.k8s.check import DEFAULT_NAMESPACE, CheckResult, check_files, check_texts
+from designer.k8s.check import DEFAULT_NAMESPACE, CheckStream, check_texts
 from designer.k8s.core import Pod, Quantity, name_is_dns_label
 from designer.k8s.design import MAX_CONTAINERS, Design, DesignError, render_design
 from designer.k8s.gpu import GpuSharing, SharingError, gpu_sharing
@@ -743,22 +744,28 @@ def _is_object(document: Document) -> bool:
     return isinstance(data, dict) and isinstance(data.get("kind"), str) and bool(data["kind"])
 
 
-def refusal(body: bytes, result: CheckResult, budget: int | None = None) -> str | None:
-    """Why ``/analyze`` answers 400 for a checked body, or None for 200 (see the docs)."""
+def refusal(
+    body: bytes,
+    document: dict[str, Any],
+    hostile: list[dict[str, Any]],
+    budget: int | None = None,
+) -> str | None:
+    """Why ``/analyze`` answers 400 for a checked body (its check_texts ``document``, the
+    ``hostile`` ones among its errors), or None for 200 (see the docs)."""
     if not body.strip():
         return "The body is empty: send the manifest text (YAML or JSON) as the body."
-    for error in result.errors:
-        if error.document is None:
-            return f"The body cannot be read: {error.message}."
-    for error in result.hostile:
-        return f"Refused: document {error.document} is hostile ({error.message})."
-    if result.objects:
+    for error in document["errors"]:
+        if error["document"] is None:
+            return f"The body cannot be read: {error['message']}."
+    for error in hostile:
+        return f"Refused: document {error['document']} is hostile ({error['message']})."
+    if document["objects"]:
         return None
     # Nothing checked: read again only to tell an empty input from one without objects.
     documents = read_documents(body, max_documents=budget + 1) if budget else read_documents(body)
     if not any(_is_object(d) for d in documents):
-        if result.errors:
-            first = result.errors[0].message
+        if document["errors"]:
+            first = document["errors"][0]["message"]
             return (
                 "The body holds no Kubernetes object: no document is YAML or JSON with a "
                 f"kind ({first})."
@@ -808,21 +815,21 @@ def analyze(
         if problems:
             return _error(400, f"namespace {namespace!r} is not valid: {problems[0]}.")
     budget = workload_budget(len(body))
-    result = check_files(
+    # A dump's slices on ANALYZE_JOBS processes (check.stream), the same document.
+    stream = CheckStream(
         [(REQUEST_FILE, body)],
         kubernetes_version=version,
         namespace=namespace or None,
         max_workloads=budget,
-        share_names=True,  # only as_dict() is read
+        jobs=settings.ANALYZE_JOBS,
     )
-    reason = refusal(body, result, budget)
+    document = stream.document()
+    reason = refusal(body, document, stream.hostile(), budget)
     if reason is not None:
         return _error(400, reason)
     # The engine's dict as is (not re-validated through the schema), so the answer is
     # byte-for-byte what the CLI prints with --format json.
-    return HttpResponse(
-        dumps_json(result.as_dict()), content_type="application/json; charset=utf-8"
-    )
+    return HttpResponse(dumps_json(document), content_type="application/json; charset=utf-8")
 
 
 class RenderIn(Design):

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from designer.k8s.check import check_texts
+from designer.k8s.check import check_files, check_texts
 from designer.k8s.check.stream import CheckStream, slice_size
 from designer.k8s.manifest import dump_yaml
 
@@ -24,7 +24,9 @@ DATA = sorted((ROOT / "tests" / "k8s" / "data").rglob("*.yaml"))
 
 
 def same(inputs: list[tuple[str, str | bytes]], **kw: Any) -> None:
-    whole = check_texts(inputs)
+    """The stream's document is check_files' (reading every input whole), byte for byte."""
+    whole = check_files(inputs, share_names=True, **kw).as_dict()
+    assert orjson.dumps(check_texts(inputs, **kw)) == orjson.dumps(whole)
     for jobs in (1, 2):
         for slice_items in (1, 3, 2000):
             got = CheckStream(inputs, jobs=jobs, slice_items=slice_items, **kw).document()
@@ -157,7 +159,7 @@ def test_an_object_other_pods_depend_on_anywhere_keeps_the_whole_check(
         assert obj["kind"] not in escaped
         second = [("p.json", escaped)]
     inputs: list[tuple[str, str | bytes]] = [("d", text), *second]
-    whole = check_texts(inputs)
+    whole = check_files(inputs, share_names=True).as_dict()
     assert (
         whole["policies"]
         or whole["draObjects"]
@@ -172,7 +174,7 @@ def test_an_object_other_pods_depend_on_anywhere_keeps_the_whole_check(
 def test_random_dumps_in_slices_are_the_whole_check(n: int, seed: int, as_json: bool) -> None:
     data = dump(n, seed)
     text = json.dumps(data, indent=4) if as_json else dump_yaml(data)
-    whole = check_texts([("d", text)])
+    whole = check_files([("d", text)], share_names=True).as_dict()
     got = CheckStream([("d", text)], jobs=1, slice_items=1 + seed % 4).document()
     assert orjson.dumps(got) == orjson.dumps(whole)
 
@@ -199,3 +201,54 @@ def test_ten_thousand_pods_on_two_cores_are_six_slices() -> None:
     assert slice_size(10_000, 2000, 2) == 1667
     assert slice_size(10_000, 2000, 1) == 2000
     assert slice_size(1500, 2000, 2) == 2000
+
+
+@pytest.mark.parametrize("budget", [0, 3, 6, 7, 8, 10, 30])
+def test_a_workload_budget_refuses_the_files_check_files_refuses(budget: int) -> None:
+    """The web's budget (max_workloads): a file with more workloads is refused in
+    check_files' words whether its items are sliced, Lists of pods or read whole; the
+    others are checked as ever (dump(7) has 7 workloads: 5 pods... and a PodList's)."""
+    text = dump_yaml(dump(12, 4))
+    found = len(check_files([("d", text)]).objects)
+    assert 3 < found < 30
+    # Six items, each a List of four pods: under the budget in items, over it in workloads
+    # (a slice of one, three or all six items has 4, 12 or 24 of them).
+    rnd = random.Random(budget)
+    lists = {
+        "apiVersion": "v1",
+        "kind": "List",
+        "items": [
+            {"apiVersion": "v1", "kind": "PodList", "items": [pod(i, rnd) for i in range(4)]}
+            for _ in range(6)
+        ],
+    }
+    inputs = [
+        ("d.yaml", text),
+        ("d.json", json.dumps(dump(7, 5), indent=4)),
+        ("lists.yaml", dump_yaml(lists)),
+    ]
+    same(inputs, max_workloads=budget)
+    refused = check_files(inputs, max_workloads=budget, share_names=True).as_dict()["errors"]
+    assert any(e["message"].startswith(f"input has {found} workloads") for e in refused) == (
+        budget < found
+    )
+    in_lists = len(check_files([inputs[2]]).objects)
+    assert in_lists > 6
+    assert any(e["file"] == "lists.yaml" for e in refused) == (budget < in_lists)
+
+
+def test_streams_in_several_threads_keep_their_own_inputs() -> None:
+    """The web checks requests in threads: each stream (in-process or forking workers)
+    reads its own inputs and memo, never another's."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    texts = [dump_yaml(dump(40, seed)) for seed in range(4)]
+    expected = [orjson.dumps(check_files([("d", t)], share_names=True).as_dict()) for t in texts]
+
+    def run(i: int) -> bytes:
+        stream = CheckStream([("d", texts[i % 4])], jobs=1 + i % 2, slice_items=7)
+        return orjson.dumps(stream.document())
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        got = list(pool.map(run, range(16)))
+    assert got == [expected[i % 4] for i in range(16)]

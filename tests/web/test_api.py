@@ -741,3 +741,68 @@ spec:
     assert body["draObjects"][0]["usedBy"] == [
         {"kind": "Pod", "name": "p", "namespace": None, "claim": "gpu"}
     ]
+
+
+def dump_of(items: list[dict], layout: str = "yaml") -> str:
+    from designer.k8s.manifest import dump_yaml
+
+    listing = {"apiVersion": "v1", "items": items, "kind": "List", "metadata": {}}
+    return dump_yaml(listing) if layout == "yaml" else json.dumps(listing, indent=4)
+
+
+def nested(depth: int) -> dict:
+    value: dict = {"leaf": 1}
+    for _ in range(depth):
+        value = {"k": value}
+    return value
+
+
+@pytest.mark.parametrize("layout", ["yaml", "json"])
+def test_a_dump_checked_on_several_processes_answers_the_same_bytes(
+    client: Client, settings, layout: str
+) -> None:
+    """Over 500 pods a dump's slices are checked on ANALYZE_JOBS processes: the answer is
+    check_files' document (every input read whole), byte for byte, for any number of jobs;
+    a hostile document or a body over the workload budget is refused as before."""
+    from designer.k8s.check import check_files
+    from designer.limits import workload_budget
+
+    pods = [yaml.safe_load(MULTI.split("---\n")[1]) for _ in range(1300)]
+    for i, pod in enumerate(pods):
+        pod["metadata"]["name"] = f"trainer-{i}"
+        if i % 3 == 0:
+            pod["spec"]["containers"][0]["resources"]["limits"]["cpu"] = "2"
+    body = dump_of(pods, layout)
+    whole = check_files([("request", body)], share_names=True).as_dict()
+    answers = []
+    for jobs in (1, 2):
+        settings.ANALYZE_JOBS = jobs
+        response = post(client, body, f"application/{layout}")
+        assert response.status_code == 200
+        answers.append(response.content)
+    assert answers[0] == answers[1]
+    assert json.loads(answers[0]) == whole
+    assert len(whole["objects"]) == 1300
+
+    # A hostile item (nested past the reader's depth) in the last slice: refused.
+    settings.ANALYZE_JOBS = 2
+    hostile = dump_of([*pods, {"kind": "ConfigMap", "data": nested(150)}], layout)
+    response = post(client, hostile, f"application/{layout}")
+    assert response.status_code == 400
+    assert "hostile" in response.json()["error"] or "nesting" in response.json()["error"]
+
+    # More workloads than the body's budget: check_files' words, whatever the slices:
+    # more items than the budget, or items that are Lists of pods.
+    tiny = {"kind": "Pod", "spec": {"containers": [{"name": "c"}]}}
+    many = [tiny] * (3000 if layout == "yaml" else 25_000)
+    lists = [{"kind": "PodList", "apiVersion": "v1", "items": [tiny] * 5}] * 1000
+    for items in (many, lists) if layout == "yaml" else (many,):
+        small = dump_of(items, layout)
+        budget = workload_budget(len(small.encode()))
+        found = len(items) if items is many else 5 * len(items)
+        assert len(items) > budget or found > budget >= len(items)
+        expected = check_files([("request", small)], max_workloads=budget).errors[0].message
+        assert expected == f"input has {found:,} workloads; the limit is {budget:,}"
+        response = post(client, small, f"application/{layout}")
+        assert response.status_code == 400
+        assert response.json()["error"] == f"The body cannot be read: {expected}."

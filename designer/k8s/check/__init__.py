@@ -9,10 +9,10 @@ from designer.k8s.check.manifests import (
     InputError,
     check_files,
     check_text,
-    check_texts,
 )
 from designer.k8s.check.stream import (
     CheckStream,
+    check_texts,
     default_jobs,
 )
 

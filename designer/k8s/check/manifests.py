@@ -571,25 +571,3 @@ def check_files(
     finally:
         if enabled:
             gc.enable()
-
-
-def check_texts(
-    inputs: list[tuple[str, str | bytes]],
-    *,
-    max_bytes: int = MAX_INPUT_BYTES,
-    kubernetes_version: str | None = None,
-    namespace: str | None = None,
-    max_workloads: int | None = None,
-) -> dict[str, Any]:
-    """The ``--format json`` document for several files: ``objects`` (one per pod
-    template), ``skipped`` (objects without one), ``errors`` (what could not be read) and
-    the policies, DRA objects and version of check_files."""
-    result = check_files(
-        inputs,
-        max_bytes=max_bytes,
-        kubernetes_version=kubernetes_version,
-        namespace=namespace,
-        max_workloads=max_workloads,
-        share_names=True,
-    )
-    return result.as_dict()

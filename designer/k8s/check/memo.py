@@ -22,7 +22,6 @@ So two pods with one key get the same report, message for message; the different
 
 from __future__ import annotations
 
-import re
 import secrets
 import string
 from typing import Any
@@ -30,11 +29,11 @@ from typing import Any
 import orjson
 
 from designer.k8s.core import (
+    is_dns1123_subdomain_ok,
     is_valid_label_value,
     name_is_dns_label,
     name_is_dns_subdomain,
 )
-from designer.k8s.core.names import DNS1123_SUBDOMAIN_FMT, DNS1123_SUBDOMAIN_MAX
 from designer.k8s.design import WORKLOAD_OF_KIND
 from designer.k8s.manifest import Workload
 from designer.k8s.operators import LABELS_READ
@@ -94,17 +93,9 @@ _label_value_ok = _Validity(lambda v: is_valid_label_value(v) if v else [])
 def _name_ok(value: Any) -> Any:
     """A pod's name is its own: checked every time, not remembered (name_is_dns_subdomain's
     two checks, without building its messages)."""
-    if (
-        type(value) is str  # noqa: E721
-        and value
-        and len(value) <= DNS1123_SUBDOMAIN_MAX
-        and _subdomain(value)
-    ):
+    if type(value) is str and value and is_dns1123_subdomain_ok(value):  # noqa: E721
         return True
     return [value]
-
-
-_subdomain = re.compile(DNS1123_SUBDOMAIN_FMT).fullmatch
 
 
 def _labels(labels: Any) -> Any:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import gc
 import os
+import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -80,11 +81,30 @@ class SliceResult:
     whole: bool = False
     # The slice holds an object other slices depend on: the input is checked whole.
     cross: bool = False
+    # The errors (of ``errors``) for documents refused to protect the reader.
+    hostile: list[dict[str, Any]] = field(default_factory=list)
+    # The pod templates found (a caller's budget counts them).
+    workloads: int = 0
 
     def extend(self, other: SliceResult) -> None:
         self.chunks += other.chunks
         self.errors += other.errors
         self.skipped += other.skipped
+        self.hostile += other.hostile
+        self.workloads += other.workloads
+
+
+@dataclass
+class _State:
+    """What checking a stream's units reads: the inputs, the splits of its dumps, and the
+    memo of reports and of their entries' shared part (pods of one template in several
+    slices share them). A stream's own; a --jobs worker has the copy it was forked with."""
+
+    texts: list[tuple[str, str | bytes]]
+    splits: dict[int, SplitList] = field(default_factory=dict)
+    memo: dict[bytes, Any] = field(default_factory=dict)
+    operator_memo: dict[Any, Any] = field(default_factory=dict)
+    tails: dict[Any, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -123,6 +143,7 @@ class CheckStream:
         namespace: str | None = None,
         jobs: int = 1,
         slice_items: int = SLICE_ITEMS,
+        max_workloads: int | None = None,
     ) -> None:
         self.version = cluster_version(kubernetes_version)
         self.kubernetes_version = kubernetes_version
@@ -131,7 +152,11 @@ class CheckStream:
         self.namespace = namespace
         self.jobs = max(1, jobs)
         self.slice_items = max(1, slice_items)
+        # check_files' budget: more workloads in a file than this, and it is refused.
+        self.max_workloads = max_workloads
         self._rest: dict[str, Any] | None = None
+        self._hostile: list[dict[str, Any]] = []
+        self._state = _State(inputs)
 
     def objects(self) -> Iterator[dict[str, Any]]:
         for chunk in _gc_paused(self._chunks(None)):
@@ -147,6 +172,7 @@ class CheckStream:
     def _chunks(self, encode: Encoder | None) -> Iterator[Any]:
         files: list[SliceResult] = []
         part = SliceResult()
+        budget = self.max_workloads
         for unit, result in self._run(self._units(), encode):
             if result.cross:
                 break
@@ -154,6 +180,8 @@ class CheckStream:
                 part = result  # the file read whole replaces its slices
             elif not part.whole:
                 part.extend(result)
+            if budget is not None and part.workloads > budget:
+                break  # check_files refuses the file, in its words
             if unit.last_slice:
                 files.append(part)
                 part = SliceResult()
@@ -164,6 +192,7 @@ class CheckStream:
                 yield from part.chunks
                 errors += part.errors
                 skipped += part.skipped
+                self._hostile += part.hostile
             empty = CheckResult(
                 [], [], kubernetes_version=str(self.version.version), namespace=self.namespace
             ).as_dict()
@@ -172,6 +201,11 @@ class CheckStream:
             return
         del files, part
         yield from self._check_whole(encode)
+
+    def hostile(self) -> list[dict[str, Any]]:
+        """The ``errors`` entries of documents refused to protect the reader (once the
+        objects are exhausted)."""
+        return self._hostile
 
     def rest(self) -> dict[str, Any]:
         """The document's keys after ``objects`` (call once :meth:`objects` is exhausted)."""
@@ -192,8 +226,10 @@ class CheckStream:
             max_bytes=self.max_bytes,
             kubernetes_version=self.kubernetes_version,
             namespace=self.namespace,
+            max_workloads=self.max_workloads,
             share_names=True,
         )
+        self._hostile = [e.as_dict() for e in result.hostile]
         enabled = gc.isenabled()
         gc.disable()
         try:
@@ -213,17 +249,20 @@ class CheckStream:
 
     def _units(self) -> list[_Unit]:
         """Every file, or every slice of a file that is a dump, in order."""
-        global _SPLITS, _TEXTS
-        _TEXTS = self.inputs
-        _SPLITS = {}
+        self._state = _State(self.inputs)
         units: list[_Unit] = []
         for i, (_file, text) in enumerate(self.inputs):
             data = _bytes(text)
             split = split_list(data) if len(data) <= self.max_bytes else None
-            if split is None or not is_list(split.document.data):
+            if (
+                split is None
+                or not is_list(split.document.data)
+                # More items than the budget: read whole, refused before any is checked.
+                or (self.max_workloads is not None and len(split.items) > self.max_workloads)
+            ):
                 units.append(_Unit(i))
                 continue
-            _SPLITS[i] = split
+            self._state.splits[i] = split
             n = len(split.items)
             size = slice_size(n, self.slice_items, self.jobs)
             for first in range(0, n, size):
@@ -234,20 +273,27 @@ class CheckStream:
     def _run(
         self, units: list[_Unit], encode: Encoder | None
     ) -> Iterator[tuple[_Unit, SliceResult]]:
-        settings = (self.max_bytes, self.kubernetes_version, self.namespace)
+        global _FORKED
+        settings = (self.max_bytes, self.kubernetes_version, self.namespace, self.max_workloads)
         if self.jobs == 1 or len(units) == 1:
             for unit in units:
-                yield unit, _check_unit(unit, settings, encode)
+                yield unit, _check_unit(self._state, unit, settings, encode)
             return
-        # fork: the workers inherit the inputs and their splits (_TEXTS, _SPLITS) without
-        # copying them; each returns the JSON entries of its slice.
-        # Entries travel as JSON (orjson): a tenth of pickle's cost to read back; what an
-        # encoder made of them, pickled.
+        # fork: the workers inherit the inputs and their splits without copying them; each
+        # returns the JSON entries of its slice. Entries travel as JSON (orjson): a tenth of
+        # pickle's cost to read back; what an encoder made of them, pickled.
         context = get_context("fork")
         with ProcessPoolExecutor(max_workers=self.jobs, mp_context=context) as pool:
             try:
                 n = len(units)
-                results = pool.map(_check_unit_remote, units, [settings] * n, [encode] * n)
+                # The workers fork at the first submit and keep the state they forked with;
+                # the lock keeps another thread's stream from handing them its own.
+                with _FORK_LOCK:
+                    _FORKED = self._state
+                    try:
+                        results = pool.map(_check_unit_remote, units, [settings] * n, [encode] * n)
+                    finally:
+                        _FORKED = None
                 for unit, sent in zip(units, results, strict=True):
                     yield unit, SliceResult(**orjson.loads(sent)) if encode is None else sent
             finally:
@@ -265,6 +311,30 @@ def _gc_paused(values: Iterator[Any]) -> Iterator[Any]:
     finally:
         if enabled:
             gc.enable()
+
+
+def check_texts(
+    inputs: list[tuple[str, str | bytes]],
+    *,
+    max_bytes: int = MAX_INPUT_BYTES,
+    kubernetes_version: str | None = None,
+    namespace: str | None = None,
+    max_workloads: int | None = None,
+    jobs: int = 1,
+) -> dict[str, Any]:
+    """The ``--format json`` document for several files: ``objects`` (one per pod
+    template), ``skipped`` (objects without one), ``errors`` (what could not be read) and
+    the policies, DRA objects and version of check_files: ``check_files(...,
+    share_names=True).as_dict()``, computed a slice of a dump at a time (each slice's tree
+    stays in the processor's caches while it is checked), on ``jobs`` processes."""
+    return CheckStream(
+        inputs,
+        max_bytes=max_bytes,
+        kubernetes_version=kubernetes_version,
+        namespace=namespace,
+        max_workloads=max_workloads,
+        jobs=jobs,
+    ).document()
 
 
 def slice_size(items: int, most: int, jobs: int) -> int:
@@ -285,20 +355,17 @@ def _bytes(text: str | bytes) -> bytes:
     return text if isinstance(text, bytes) else bytes(text)
 
 
-# The inputs and their splits, set before the workers fork (they read them from here), and
-# each process's memo of reports and of their entries' shared part (pods of one template in
-# several slices share them).
-_TEXTS: list[tuple[str, str | bytes]] = []
-_SPLITS: dict[int, SplitList] = {}
-_MEMO: dict[bytes, Any] = {}
-_OPERATOR_MEMO: dict[Any, Any] = {}
-_TAILS: dict[Any, Any] = {}
+# The state of the stream whose workers are forking (they read it from here).
+_FORKED: _State | None = None
+_FORK_LOCK = threading.Lock()
+Settings = tuple[int, str | None, str | None, int | None]
 
 
 def _check_unit_remote(
-    unit: _Unit, settings: tuple[int, str | None, str | None], encode: Encoder | None
+    unit: _Unit, settings: Settings, encode: Encoder | None
 ) -> bytes | SliceResult:
-    result = _check_unit(unit, settings, encode)
+    assert _FORKED is not None, "a stream's worker runs in the process forked for it"
+    result = _check_unit(_FORKED, unit, settings, encode)
     if encode is not None:
         return result
     return orjson.dumps(
@@ -308,60 +375,67 @@ def _check_unit_remote(
             "skipped": result.skipped,
             "whole": result.whole,
             "cross": result.cross,
+            "hostile": result.hostile,
+            "workloads": result.workloads,
         }
     )
 
 
 def _check_unit(
-    unit: _Unit, settings: tuple[int, str | None, str | None], encode: Encoder | None = None
+    state: _State, unit: _Unit, settings: Settings, encode: Encoder | None = None
 ) -> SliceResult:
-    result = _check_slice(unit, settings)
+    result = _check_slice(state, unit, settings)
     if not result.cross:
         entries = result.chunks[0] if result.chunks else []
         result.chunks = [encode(entries) if encode else entries]
     return result
 
 
-def _check_slice(unit: _Unit, settings: tuple[int, str | None, str | None]) -> SliceResult:
+def _check_slice(state: _State, unit: _Unit, settings: Settings) -> SliceResult:
     """The slice's (or file's) result, its entries as its one chunk."""
-    max_bytes, kubernetes_version, namespace = settings
+    _max_bytes, kubernetes_version, namespace, max_workloads = settings
     version = cluster_version(kubernetes_version)
-    file, text = _TEXTS[unit.file_index]
+    file, text = state.texts[unit.file_index]
     enabled = gc.isenabled()
     gc.disable()
     try:
         if unit.sliced:
-            split = _SPLITS[unit.file_index]
+            split = state.splits[unit.file_index]
             try:
                 items = split.read(unit.first, unit.last)
             except SplitError:
-                result = _check_file(file, text, max_bytes, version, namespace)
+                result = _check_file(state, file, text, settings, version)
                 result.whole = True
                 return result
             if links_across(items):
                 return SliceResult(cross=True)
             scan = find_workloads_in_items(split.document, items, unit.first)
-            return _report(file, scan, version, namespace)
-        return _check_file(file, text, max_bytes, version, namespace)
+            if max_workloads is not None and len(scan.workloads) > max_workloads:
+                return SliceResult(workloads=len(scan.workloads))  # refused, unchecked
+            return _report(state, file, scan, version, namespace)
+        return _check_file(state, file, text, settings, version)
     finally:
         if enabled:
             gc.enable()
 
 
 def _check_file(
-    file: str,
-    text: str | bytes,
-    max_bytes: int,
-    version: ClusterVersion,
-    namespace: str | None,
+    state: _State, file: str, text: str | bytes, settings: Settings, version: ClusterVersion
 ) -> SliceResult:
+    max_bytes, _version, namespace, max_workloads = settings
     try:
-        documents = read_documents(text, max_bytes=max_bytes)
+        if max_workloads is None:
+            documents = read_documents(text, max_bytes=max_bytes)
+        else:  # check_files' budget: more documents are refused before they are parsed
+            documents = read_documents(text, max_bytes=max_bytes, max_documents=max_workloads + 1)
     except ManifestError as exc:
         return SliceResult(errors=[InputError(file, None, str(exc)).as_dict()])
     if links_across([d.data for d in documents]):
         return SliceResult(cross=True)
-    return _report(file, find_workloads(documents), version, namespace)
+    scan = find_workloads(documents)
+    if max_workloads is not None and len(scan.workloads) > max_workloads:
+        return SliceResult(workloads=len(scan.workloads))  # refused, as check_files says
+    return _report(state, file, scan, version, namespace)
 
 
 def links_across(values: list[Any]) -> bool:
@@ -384,14 +458,25 @@ def links_across(values: list[Any]) -> bool:
     return False
 
 
-def _report(file: str, scan: Any, version: ClusterVersion, namespace: str | None) -> SliceResult:
+def _report(
+    state: _State, file: str, scan: Any, version: ClusterVersion, namespace: str | None
+) -> SliceResult:
     objects: list[CheckedObject] = check_workloads(
-        file, scan.workloads, version, _MEMO, _OPERATOR_MEMO, share_names=True, tails=_TAILS
+        file,
+        scan.workloads,
+        version,
+        state.memo,
+        state.operator_memo,
+        share_names=True,
+        tails=state.tails,
     )
     objects, _dra = link_claims(objects, DraObjects())
     objects, _reports = apply_policies(objects, [], version=version, namespace=namespace)
+    errors = [InputError(file, e.document, e.message, e.hostile) for e in scan.errors]
     return SliceResult(
         chunks=[[o.as_dict() for o in objects]],
-        errors=[InputError(file, e.document, e.message, e.hostile).as_dict() for e in scan.errors],
+        errors=[e.as_dict() for e in errors],
         skipped=[skipped_entry(file, s) for s in scan.skipped],
+        hostile=[e.as_dict() for e in errors if e.hostile],
+        workloads=len(scan.workloads),
     )

@@ -84,6 +84,14 @@ def is_dns1123_subdomain(value: str) -> list[str]:
     return errs
 
 
+def is_dns1123_subdomain_ok(value: str) -> bool:
+    """``not is_dns1123_subdomain(value)``, without building its messages (a dump's pods
+    are checked one by one)."""
+    return (
+        len(value) <= DNS1123_SUBDOMAIN_MAX and _DNS1123_SUBDOMAIN_RE.fullmatch(value) is not None
+    )
+
+
 def is_qualified_name(value: str) -> list[str]:
     """validation.IsQualifiedName (= content.IsLabelKey): ``[prefix/]name``."""
     errs: list[str] = []
