@@ -1,4 +1,5 @@
-"""``podspec check`` over large dumps: a slice of pods at a time, on several cores.
+"""``podspec check``, check_texts and ``POST /api/v1/analyze`` over large dumps: a slice of
+pods at a time, on several cores.
 
 check_files holds every document of its inputs at once: a 100,000-pod dump is a tree of
 gigabytes. :class:`CheckStream` gives the same report, object for object and byte for byte,
@@ -11,7 +12,11 @@ resource.k8s.io objects (claims link across files) or TrainJobs (their runtime m
 anywhere). Each slice says whether it holds such an object (read, not searched for in the
 text: an escape that spells a kind is read as the kind); entries are held until every slice
 is checked, and when one does, the whole input is checked by check_files instead. So are
-texts the splitter does not cut.
+texts the splitter does not cut, and files over a caller's workload budget (the web's), which
+check_files refuses in its own words.
+
+A stream keeps its inputs, splits and memo to itself (the web checks requests in threads);
+its ``jobs`` workers are forked with a copy of them, one stream's fork at a time.
 """
 
 from __future__ import annotations

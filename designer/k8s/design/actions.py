@@ -170,6 +170,7 @@ def _removed_index(before: Design, after: Design, action: str) -> int | None:
     index = action.removeprefix("remove-")
     if (
         action.startswith("remove-")
+        and index.isascii()
         and index.isdigit()
         and len(after.containers) < len(before.containers)
     ):
