@@ -96,16 +96,33 @@ def best(fn: Callable[[], object], runs: int) -> float:
     return min(times)
 
 
+# The command is started by a bare Python that forks and execs it and prints its peak RSS:
+# a child keeps the peak of the process it was forked from (this one holds the dumps, some
+# hundreds of MB), so waiting on the command from here would report this process's size.
+LAUNCHER = """
+import os, sys
+pid = os.fork()
+if pid == 0:
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.execv(sys.argv[1], sys.argv[1:])
+_pid, status, usage = os.wait4(pid, 0)
+print(usage.ru_maxrss)
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
 def cli(paths: list[Path], jobs: int) -> tuple[float, float]:
     """(wall seconds, peak RSS in MB of the command's own process; its --jobs workers are
     forks that each hold one slice)."""
     command = [sys.executable, str(ROOT / "manage.py"), "podspec", "check", "--format", "json"]
     command += ["--jobs", str(jobs), *map(str, paths)]
     start = time.perf_counter()
-    with subprocess.Popen(command, stdout=subprocess.DEVNULL) as process:
-        _pid, _status, usage = os.wait4(process.pid, 0)
-        process.returncode = 0  # reaped by wait4
-    return time.perf_counter() - start, usage.ru_maxrss / 1024
+    run = subprocess.run(
+        [sys.executable, "-S", "-c", LAUNCHER, *command], stdout=subprocess.PIPE, text=True
+    )
+    wall = time.perf_counter() - start
+    return wall, int(run.stdout.split()[-1]) / 1024
 
 
 def best_cli(paths: list[Path], jobs: int, runs: int) -> tuple[float, float]:
