@@ -53,7 +53,7 @@ def main() -> None:
     parser.add_argument("--no-suite", action="store_true")
     args = parser.parse_args()
     check = ["--pods", "2000", "--runs", "1", "--big", "20000"] if args.quick else []
-    live = ["--seconds", "3"] if args.quick else []
+    live = ["--rounds", "3"] if args.quick else []
     browser = ["--keystrokes", "10"] if args.quick else []
     rows = bench_check.run(check) + bench_live.run(live) + bench_browser.run(browser)
     if not args.no_suite:
