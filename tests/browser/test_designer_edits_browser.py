@@ -72,17 +72,22 @@ def hold_first(page: Page, marker: str) -> list[Route]:
     return held
 
 
+def wait_held(page: Page, held: list[Route]) -> None:
+    """Until hold_first holds the request (2 s at most)."""
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(20)
+    assert held, "the preset request was not sent"
+
+
 def test_a_late_preset_answer_does_not_overwrite_what_was_typed_since(
     live_server, page: Page
 ) -> None:
     page.goto(live_server.url + "/?preset=training")
     held = hold_first(page, "action=preset")
     page.get_by_label("Workload type").select_option("inference")
-    for _ in range(100):
-        if held:
-            break
-        page.wait_for_timeout(20)
-    assert held, "the preset request was not sent"
+    wait_held(page, held)
     memory_limit = field(page, "c-0-memory_limit")
     memory_limit.fill("999Gi")
     page.wait_for_timeout(700)  # the live answer for 999Gi comes back first
@@ -131,11 +136,7 @@ def test_what_is_typed_while_the_whole_preset_is_on_its_way_is_kept(
     settle(page)
     held = hold_first(page, "action=preset")
     notice.get_by_role("button", name="Apply the whole preset").click()
-    for _ in range(100):
-        if held:
-            break
-        page.wait_for_timeout(20)
-    assert held, "the preset request was not sent"
+    wait_held(page, held)
     memory_limit = field(page, "c-0-memory_limit")
     memory_limit.fill("999Gi")
     page.wait_for_timeout(700)  # the live answer for 999Gi comes back first
