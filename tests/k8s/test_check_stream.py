@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from designer.k8s.check import check_files, check_texts
 from designer.k8s.check.stream import CheckStream, slice_size
-from designer.k8s.manifest import dump_yaml
+from designer.k8s.manifest import dump_yaml, split_list
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT.parent / "shared" / "crs").glob("*.yaml"))
@@ -31,6 +31,9 @@ def same(inputs: list[tuple[str, str | bytes]], **kw: Any) -> None:
         for slice_items in (1, 3, 2000):
             got = CheckStream(inputs, jobs=jobs, slice_items=slice_items, **kw).document()
             assert orjson.dumps(got) == orjson.dumps(whole), (jobs, slice_items)
+    # A single input the splitter does not cut, read whole by each worker, in parts.
+    got = CheckStream(inputs, jobs=2, shared_min_bytes=0, **kw).document()
+    assert orjson.dumps(got) == orjson.dumps(whole), "shared"
 
 
 def pod(i: int, rnd: random.Random) -> dict[str, Any]:
@@ -252,3 +255,49 @@ def test_streams_in_several_threads_keep_their_own_inputs() -> None:
     with ThreadPoolExecutor(max_workers=4) as pool:
         got = list(pool.map(run, range(16)))
     assert got == [expected[i % 4] for i in range(16)]
+
+
+def indented(text: str) -> str:
+    """A YAML dump whose items are indented under ``items:`` (valid YAML; not the layout
+    the splitter cuts)."""
+    head, _, rest = text.partition("items:\n")
+    items, _, tail = rest.rpartition("kind: List\n")
+    lines = "".join("  " + line if line.strip() else line for line in items.splitlines(True))
+    return f"{head}items:\n{lines}kind: List\n{tail}"
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 9, 40])
+@pytest.mark.parametrize("layout", ["json on one line", "yaml indented"])
+@pytest.mark.parametrize(
+    "extra", [None, "limit range last", "hostile last", "not a list", "two documents"]
+)
+def test_one_dump_the_splitter_does_not_cut_is_checked_in_parts_by_each_worker(
+    n: int, layout: str, extra: str | None
+) -> None:
+    """Alone and large, such a dump is read whole by each worker, which checks its parts of
+    the items (shared_min_bytes=0: any size): the same document as check_files', also when
+    a LimitRange in the last part changes the pods of every part, when the last item is too
+    deep to read, and when the text is no List at all."""
+    data: Any = dump(n, n + 7)
+    if extra == "limit range last":
+        data["items"].append(LIMIT_RANGE)
+    elif extra == "hostile last":
+        deep: Any = {"leaf": 1}
+        for _ in range(150):
+            deep = {"k": deep}
+        data["items"].append({"kind": "ConfigMap", "data": deep})
+    elif extra == "not a list":
+        data = {**data, "kind": "Pod"}
+    text = json.dumps(data) if layout.startswith("json") else indented(dump_yaml(data))
+    if extra == "two documents":
+        pod = {"kind": "Pod", "metadata": {"name": "p"}, "spec": {"containers": []}}
+        text += json.dumps(pod) if layout.startswith("json") else "---\n" + dump_yaml(pod)
+    assert split_list(text.encode()) is None
+    whole = check_files([("d", text)], share_names=True).as_dict()
+    for jobs in (2, 3):
+        got = CheckStream([("d", text)], jobs=jobs, shared_min_bytes=0).document()
+        assert orjson.dumps(got) == orjson.dumps(whole), jobs
+    budget = max(n - 1, 0)
+    whole = check_files([("d", text)], share_names=True, max_workloads=budget).as_dict()
+    got = CheckStream([("d", text)], jobs=2, shared_min_bytes=0, max_workloads=budget)
+    assert orjson.dumps(got.document()) == orjson.dumps(whole), "budget"

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import gc
 import os
+import re
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -47,13 +48,16 @@ from designer.k8s.check.operators import skipped_entry
 from designer.k8s.dra import DraObjects
 from designer.k8s.manifest import (
     MAX_INPUT_BYTES,
+    Document,
     ManifestError,
+    ReadList,
     SplitError,
     SplitList,
     find_workloads,
     find_workloads_in_items,
     is_list,
     read_documents,
+    read_list,
     split_list,
 )
 
@@ -64,6 +68,11 @@ DRA_GROUP = "resource.k8s.io"
 # slice's tree stays in the processor's caches while it is checked (10,000 pods check a
 # fifth faster in slices of 500 than whole).
 SLICE_ITEMS = 500
+# An input the splitter does not cut is read by every worker from this size (below it, a
+# worker's fork costs more than the check it shares), in this many parts per worker (a
+# worker that starts late takes fewer).
+SHARED_MIN_BYTES = 1 << 20
+PARTS_PER_JOB = 4
 
 
 def default_jobs() -> int:
@@ -106,7 +115,9 @@ class _State:
     slices share them). A stream's own; a --jobs worker has the copy it was forked with."""
 
     texts: list[tuple[str, str | bytes]]
-    splits: dict[int, SplitList] = field(default_factory=dict)
+    splits: dict[int, SplitList | ReadList] = field(default_factory=dict)
+    # Texts read whole before the workers fork (see CheckStream._units).
+    documents: dict[int, list[Document] | ManifestError] = field(default_factory=dict)
     memo: dict[bytes, Any] = field(default_factory=dict)
     operator_memo: dict[Any, Any] = field(default_factory=dict)
     tails: dict[Any, Any] = field(default_factory=dict)
@@ -114,14 +125,17 @@ class _State:
 
 @dataclass(frozen=True)
 class _Unit:
-    """A file checked whole, or ``items[first:last]`` of its split dump (``last_slice``:
-    the file's last)."""
+    """A file checked whole, or ``items[first:last]`` of its split dump, or (``parts``) part
+    ``part`` of the items of a file each worker reads whole (``last_slice``: the file's
+    last)."""
 
     file_index: int
     first: int = 0
     last: int = 0
     sliced: bool = False
     last_slice: bool = True
+    part: int = 0
+    parts: int = 0
 
 
 # What a caller makes of a slice's entries (a module-level function: --jobs workers run it).
@@ -149,6 +163,7 @@ class CheckStream:
         jobs: int = 1,
         slice_items: int = SLICE_ITEMS,
         max_workloads: int | None = None,
+        shared_min_bytes: int = SHARED_MIN_BYTES,
     ) -> None:
         self.version = cluster_version(kubernetes_version)
         self.kubernetes_version = kubernetes_version
@@ -159,6 +174,7 @@ class CheckStream:
         self.slice_items = max(1, slice_items)
         # check_files' budget: more workloads in a file than this, and it is refused.
         self.max_workloads = max_workloads
+        self.shared_min_bytes = shared_min_bytes
         self._rest: dict[str, Any] | None = None
         self._hostile: list[dict[str, Any]] = []
         self._state = _State(inputs)
@@ -253,33 +269,57 @@ class CheckStream:
     # --- slices ---------------------------------------------------------------------
 
     def _units(self) -> list[_Unit]:
-        """Every file, or every slice of a file that is a dump, in order."""
+        """Every file, or every slice of a file that is a dump, in order. A large input the
+        splitter does not cut (a dump in JSON on one line, in YAML of another layout), when
+        it is the only one (it would be checked whole in this process otherwise), is read
+        whole by each worker, which checks its parts of the items: the parse is repeated,
+        the rest of the check (about two thirds of it) shared, and this process never holds
+        the tree (freeing it costs a fifth of its parse; a worker exits without freeing)."""
         self._state = _State(self.inputs)
         units: list[_Unit] = []
         for i, (_file, text) in enumerate(self.inputs):
             data = _bytes(text)
             split = split_list(data) if len(data) <= self.max_bytes else None
-            if (
-                split is None
-                or not is_list(split.document.data)
+            if split is not None and not is_list(split.document.data):
+                split = None
+            if split is None and self._shared(data):
+                parts = PARTS_PER_JOB * self.jobs
+                units += [
+                    _Unit(i, part=k, parts=parts, last_slice=k == parts - 1) for k in range(parts)
+                ]
+                continue
+            if split is None or (
                 # More items than the budget: read whole, refused before any is checked.
-                or (self.max_workloads is not None and len(split.items) > self.max_workloads)
+                self.max_workloads is not None and split.count > self.max_workloads
             ):
                 units.append(_Unit(i))
                 continue
             self._state.splits[i] = split
-            n = len(split.items)
+            n = split.count
             size = slice_size(n, self.slice_items, self.jobs)
             for first in range(0, n, size):
                 last = min(first + size, n)
                 units.append(_Unit(i, first, last, sliced=True, last_slice=last == n))
         return units
 
+    def _shared(self, data: bytes) -> bool:
+        """Whether an input the splitter does not cut is read by every worker (see
+        :meth:`_units`)."""
+        return (
+            self.jobs > 1
+            and len(self.inputs) == 1
+            and self.shared_min_bytes <= len(data) <= self.max_bytes
+            and _may_be_one_list(data)
+        )
+
+    def _settings(self) -> Settings:
+        return (self.max_bytes, self.kubernetes_version, self.namespace, self.max_workloads)
+
     def _run(
         self, units: list[_Unit], encode: Encoder | None
     ) -> Iterator[tuple[_Unit, SliceResult]]:
         global _FORKED
-        settings = (self.max_bytes, self.kubernetes_version, self.namespace, self.max_workloads)
+        settings = self._settings()
         if self.jobs == 1 or len(units) == 1:
             for unit in units:
                 yield unit, _check_unit(self._state, unit, settings, encode)
@@ -353,6 +393,19 @@ def slice_size(items: int, most: int, jobs: int) -> int:
     return -(-items // slices)
 
 
+_SPACE = re.compile(rb"[ \t\r\n]*")
+
+
+def _may_be_one_list(data: bytes) -> bool:
+    """Whether the text may be one List, judged from a few bytes (a guess: whatever it is
+    read as decides the check; a text of several documents or with no items is checked
+    whole by one worker, and read by each for nothing)."""
+    start = _SPACE.match(data).end()  # type: ignore[union-attr]
+    if data[start : start + 1] in (b"{", b"["):
+        return b'"items"' in data
+    return b"\n---" not in data and (data.startswith(b"items:") or b"\nitems:" in data)
+
+
 def _bytes(text: str | bytes) -> bytes:
     """The input's bytes to look at (an unpaired surrogate kept, for the reader to refuse)."""
     if isinstance(text, str):
@@ -400,16 +453,18 @@ def _check_slice(state: _State, unit: _Unit, settings: Settings) -> SliceResult:
     """The slice's (or file's) result, its entries as its one chunk."""
     _max_bytes, kubernetes_version, namespace, max_workloads = settings
     version = cluster_version(kubernetes_version)
-    file, text = state.texts[unit.file_index]
+    file = state.texts[unit.file_index][0]
     enabled = gc.isenabled()
     gc.disable()
     try:
+        if unit.parts:
+            return _check_part(state, unit, settings, version)
         if unit.sliced:
             split = state.splits[unit.file_index]
             try:
                 items = split.read(unit.first, unit.last)
             except SplitError:
-                result = _check_file(state, file, text, settings, version)
+                result = _check_file(state, unit.file_index, settings, version)
                 result.whole = True
                 return result
             if links_across(items):
@@ -418,23 +473,66 @@ def _check_slice(state: _State, unit: _Unit, settings: Settings) -> SliceResult:
             if max_workloads is not None and len(scan.workloads) > max_workloads:
                 return SliceResult(workloads=len(scan.workloads))  # refused, unchecked
             return _report(state, file, scan, version, namespace)
-        return _check_file(state, file, text, settings, version)
+        return _check_file(state, unit.file_index, settings, version)
     finally:
         if enabled:
             gc.enable()
 
 
-def _check_file(
-    state: _State, file: str, text: str | bytes, settings: Settings, version: ClusterVersion
+def _check_part(
+    state: _State, unit: _Unit, settings: Settings, version: ClusterVersion
 ) -> SliceResult:
-    max_bytes, _version, namespace, max_workloads = settings
+    """Part ``unit.part`` of the items of a List read whole (in this worker, once); when the
+    file is not one List (or has more items than the budget), the first part is the whole
+    file's check and the others add nothing."""
+    _max_bytes, _version, namespace, max_workloads = settings
+    documents = _read(state, unit.file_index, settings)
+    listed = None if isinstance(documents, ManifestError) else read_list(documents)
+    if listed is None or (max_workloads is not None and listed.count > max_workloads):
+        if unit.part:
+            return SliceResult(whole=True)
+        result = _check_file(state, unit.file_index, settings, version)
+        result.whole = True
+        return result
+    n = listed.count
+    first, last = unit.part * n // unit.parts, (unit.part + 1) * n // unit.parts
+    items = listed.read(first, last)
+    if links_across(items):
+        return SliceResult(cross=True)
+    scan = find_workloads_in_items(listed.document, items, first)
+    if max_workloads is not None and len(scan.workloads) > max_workloads:
+        return SliceResult(workloads=len(scan.workloads))  # refused, unchecked
+    return _report(state, state.texts[unit.file_index][0], scan, version, namespace)
+
+
+def _read(state: _State, index: int, settings: Settings) -> list[Document] | ManifestError:
+    """The documents of input ``index`` read whole, as check_files reads them (its workload
+    budget: more documents are refused before they are parsed), or the reader's error;
+    read once per stream."""
+    found = state.documents.get(index)
+    if found is not None:
+        return found
+    max_bytes, _version, _namespace, max_workloads = settings
+    text = state.texts[index][1]
     try:
         if max_workloads is None:
-            documents = read_documents(text, max_bytes=max_bytes)
-        else:  # check_files' budget: more documents are refused before they are parsed
-            documents = read_documents(text, max_bytes=max_bytes, max_documents=max_workloads + 1)
+            found = read_documents(text, max_bytes=max_bytes)
+        else:
+            found = read_documents(text, max_bytes=max_bytes, max_documents=max_workloads + 1)
     except ManifestError as exc:
-        return SliceResult(errors=[InputError(file, None, str(exc)).as_dict()])
+        found = exc
+    state.documents[index] = found
+    return found
+
+
+def _check_file(
+    state: _State, index: int, settings: Settings, version: ClusterVersion
+) -> SliceResult:
+    _max_bytes, _version, namespace, max_workloads = settings
+    file = state.texts[index][0]
+    documents = _read(state, index, settings)
+    if isinstance(documents, ManifestError):
+        return SliceResult(errors=[InputError(file, None, str(documents)).as_dict()])
     if links_across([d.data for d in documents]):
         return SliceResult(cross=True)
     scan = find_workloads(documents)

@@ -122,8 +122,10 @@ from designer.k8s.manifest.reader import (
     read_documents,
 )
 from designer.k8s.manifest.split import (
+    ReadList,
     SplitError,
     SplitList,
+    read_list,
     split_list,
 )
 from designer.k8s.manifest.templates import (
@@ -144,8 +146,10 @@ from designer.k8s.manifest.writer import (
 )
 
 __all__ = [
+    "ReadList",
     "SplitError",
     "SplitList",
+    "read_list",
     "split_list",
     "Document",
     "KINDS",

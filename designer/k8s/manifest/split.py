@@ -29,6 +29,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from designer.k8s.manifest.finder import is_list
 from designer.k8s.manifest.reader import Document, ManifestError, read_documents
 
 _YAML_ITEMS = b"items:\n"
@@ -73,6 +74,45 @@ class SplitList:
         if not isinstance(items, list) or len(items) != last - first or len(value) != 1:
             raise SplitError("a slice of items reads as something else")
         return items
+
+    @property
+    def count(self) -> int:
+        """The number of items."""
+        return len(self.items)
+
+
+@dataclass(frozen=True)
+class ReadList:
+    """A List document already read whole (a text :func:`split_list` does not cut: JSON on
+    one line, YAML in another layout), handed out a slice of items at a time as a SplitList
+    does: ``document`` is the List with no items, ``values`` its items as read."""
+
+    document: Document
+    values: list[Any]
+
+    def read(self, first: int, last: int) -> list[Any]:
+        """Items ``first`` to ``last`` (exclusive)."""
+        return self.values[first:last]
+
+    @property
+    def count(self) -> int:
+        """The number of items."""
+        return len(self.values)
+
+
+def read_list(documents: list[Document], min_items: int = 2) -> ReadList | None:
+    """``documents`` (a text read whole) as a ReadList, or None when they are not one List
+    (read without error) with at least ``min_items`` items."""
+    if len(documents) != 1:
+        return None
+    (document,) = documents
+    data = document.data
+    if document.error is not None or document.hostile or not is_list(data):
+        return None
+    items = data["items"]
+    if type(items) is not list or len(items) < min_items:  # noqa: E721
+        return None
+    return ReadList(Document(document.index, document.line, {**data, "items": []}, None), items)
 
 
 def split_list(data: bytes, min_items: int = 2) -> SplitList | None:
