@@ -13,8 +13,9 @@ Swagger UI needs assets from a CDN, which the Content-Security-Policy forbids.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, NamedTuple
 
+import orjson
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
@@ -746,26 +747,28 @@ def _is_object(document: Document) -> bool:
 
 def refusal(
     body: bytes,
-    document: dict[str, Any],
+    errors: list[dict[str, Any]],
+    objects: int,
     hostile: list[dict[str, Any]],
     budget: int | None = None,
 ) -> str | None:
-    """Why ``/analyze`` answers 400 for a checked body (its check_texts ``document``, the
-    ``hostile`` ones among its errors), or None for 200 (see the docs)."""
+    """Why ``/analyze`` answers 400 for a checked body (the ``errors`` of its check_texts
+    document, how many ``objects`` it has, the ``hostile`` ones among its errors), or None
+    for 200 (see the docs)."""
     if not body.strip():
         return "The body is empty: send the manifest text (YAML or JSON) as the body."
-    for error in document["errors"]:
+    for error in errors:
         if error["document"] is None:
             return f"The body cannot be read: {error['message']}."
     for error in hostile:
         return f"Refused: document {error['document']} is hostile ({error['message']})."
-    if document["objects"]:
+    if objects:
         return None
     # Nothing checked: read again only to tell an empty input from one without objects.
     documents = read_documents(body, max_documents=budget + 1) if budget else read_documents(body)
     if not any(_is_object(d) for d in documents):
-        if document["errors"]:
-            first = document["errors"][0]["message"]
+        if errors:
+            first = errors[0]["message"]
             return (
                 "The body holds no Kubernetes object: no document is YAML or JSON with a "
                 f"kind ({first})."
@@ -823,13 +826,48 @@ def analyze(
         max_workloads=budget,
         jobs=settings.ANALYZE_JOBS,
     )
-    document = stream.document()
-    reason = refusal(body, document, stream.hostile(), budget)
+    chunks = list(stream.chunks(answer_chunk))
+    rest = stream.rest()
+    objects = sum(chunk.count for chunk in chunks)
+    reason = refusal(body, rest["errors"], objects, stream.hostile(), budget)
     if reason is not None:
         return _error(400, reason)
     # The engine's dict as is (not re-validated through the schema), so the answer is
     # byte-for-byte what the CLI prints with --format json.
-    return HttpResponse(dumps_json(document), content_type="application/json; charset=utf-8")
+    return HttpResponse(answer_json(chunks, rest), content_type="application/json; charset=utf-8")
+
+
+class AnswerChunk(NamedTuple):
+    """A slice's entries as the answer writes them, made where the slice was checked."""
+
+    blob: bytes | None  # the entries' JSON without the list's brackets (None: see objects)
+    objects: list[dict[str, Any]] | None  # the entries, when orjson cannot write them
+    count: int
+
+
+def answer_chunk(objects: list[dict[str, Any]]) -> AnswerChunk:
+    """The entries' part of ``dumps_json(document)`` (orjson's, without the brackets)."""
+    try:
+        return AnswerChunk(orjson.dumps(objects)[1:-1], None, len(objects))
+    except (TypeError, orjson.JSONEncodeError):
+        return AnswerChunk(None, objects, len(objects))
+
+
+def answer_json(chunks: list[AnswerChunk], rest: dict[str, Any]) -> bytes:
+    """``dumps_json({"objects": [...], **rest})``, byte for byte, from the chunks: the
+    entries are not read back and written again (where orjson cannot write a part,
+    dumps_json writes the whole document with the json module: so is it here)."""
+    try:
+        tail = orjson.dumps(rest)
+    except (TypeError, orjson.JSONEncodeError):
+        tail = None
+    if tail is None or any(chunk.blob is None for chunk in chunks):
+        objects: list[dict[str, Any]] = []
+        for chunk in chunks:
+            objects += chunk.objects if chunk.blob is None else orjson.loads(b"[%s]" % chunk.blob)
+        return dumps_json({"objects": objects, **rest})
+    listed = b",".join(chunk.blob for chunk in chunks if chunk.blob)
+    return b'{"objects":[%s]%s' % (listed, b"}" if tail == b"{}" else b"," + tail[1:])
 
 
 class RenderIn(Design):

@@ -747,6 +747,8 @@ def dump_of(items: list[dict], layout: str = "yaml") -> str:
     from designer.k8s.manifest import dump_yaml
 
     listing = {"apiVersion": "v1", "items": items, "kind": "List", "metadata": {}}
+    if layout == "compact":  # JSON on one line: the splitter does not cut it
+        return json.dumps(listing)
     return dump_yaml(listing) if layout == "yaml" else json.dumps(listing, indent=4)
 
 
@@ -757,27 +759,32 @@ def nested(depth: int) -> dict:
     return value
 
 
-@pytest.mark.parametrize("layout", ["yaml", "json"])
+@pytest.mark.parametrize("layout", ["yaml", "json", "compact"])
 def test_a_dump_checked_on_several_processes_answers_the_same_bytes(
     client: Client, settings, layout: str
 ) -> None:
-    """Over 500 pods a dump's slices are checked on ANALYZE_JOBS processes: the answer is
-    check_files' document (every input read whole), byte for byte, for any number of jobs;
-    a hostile document or a body over the workload budget is refused as before."""
+    """Over 500 pods a dump's slices are checked on ANALYZE_JOBS processes (a dump of over
+    1 MB the splitter does not cut, JSON on one line, in parts of its items by each worker):
+    the answer is check_files' document (every input read whole), byte for byte, for any
+    number of jobs; a hostile document or a body over the workload budget is refused as
+    before."""
     from designer.k8s.check import check_files
     from designer.limits import workload_budget
 
     pods = [yaml.safe_load(MULTI.split("---\n")[1]) for _ in range(1300)]
     for i, pod in enumerate(pods):
         pod["metadata"]["name"] = f"trainer-{i}"
+        pod["metadata"]["annotations"] = {"note": f"{i} " * 200}
         if i % 3 == 0:
             pod["spec"]["containers"][0]["resources"]["limits"]["cpu"] = "2"
     body = dump_of(pods, layout)
+    content_type = "yaml" if layout == "yaml" else "json"
+    assert len(body) > 1 << 20
     whole = check_files([("request", body)], share_names=True).as_dict()
     answers = []
     for jobs in (1, 2):
         settings.ANALYZE_JOBS = jobs
-        response = post(client, body, f"application/{layout}")
+        response = post(client, body, f"application/{content_type}")
         assert response.status_code == 200
         answers.append(response.content)
     assert answers[0] == answers[1]
@@ -787,7 +794,7 @@ def test_a_dump_checked_on_several_processes_answers_the_same_bytes(
     # A hostile item (nested past the reader's depth) in the last slice: refused.
     settings.ANALYZE_JOBS = 2
     hostile = dump_of([*pods, {"kind": "ConfigMap", "data": nested(150)}], layout)
-    response = post(client, hostile, f"application/{layout}")
+    response = post(client, hostile, f"application/{content_type}")
     assert response.status_code == 400
     assert "hostile" in response.json()["error"] or "nesting" in response.json()["error"]
 
@@ -803,6 +810,30 @@ def test_a_dump_checked_on_several_processes_answers_the_same_bytes(
         assert len(items) > budget or found > budget >= len(items)
         expected = check_files([("request", small)], max_workloads=budget).errors[0].message
         assert expected == f"input has {found:,} workloads; the limit is {budget:,}"
-        response = post(client, small, f"application/{layout}")
+        response = post(client, small, f"application/{content_type}")
         assert response.status_code == 400
         assert response.json()["error"] == f"The body cannot be read: {expected}."
+
+
+def test_the_answer_written_from_chunks_is_dumps_json_of_the_document() -> None:
+    """/analyze writes its answer from the slices' chunks (each slice's entries written by
+    the worker that checked it): the bytes of dumps_json(document), also where orjson cannot
+    write a part (an integer past 64 bits: the json module writes the whole document) and
+    for slices with no entries."""
+    from designer.api import answer_chunk, answer_json
+    from designer.store import dumps_json
+
+    entries = [{"name": "é", "n": 1, "f": 0.5}, {"name": "b", "list": [None, True]}]
+    rest = {"skipped": [], "errors": [{"document": 0, "message": "ü"}], "kubernetesVersion": "1"}
+    for parts in ([entries], [entries[:1], [], entries[1:]], [[], []], []):
+        objects = [e for part in parts for e in part]
+        expected = dumps_json({"objects": objects, **rest})
+        assert answer_json([answer_chunk(p) for p in parts], rest) == expected
+    huge = [*entries, {"n": 2**70}]
+    expected = dumps_json({"objects": huge, **rest})
+    assert b"1180591620717411303424" in expected and b"\\u00e9" in expected  # the json module's
+    assert answer_json([answer_chunk(huge[:2]), answer_chunk(huge[2:])], rest) == expected
+    assert answer_json([answer_chunk(entries)], {**rest, "x": 2**70}) == dumps_json(
+        {"objects": entries, **rest, "x": 2**70}
+    )
+    assert answer_json([], {}) == dumps_json({"objects": []})
