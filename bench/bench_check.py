@@ -10,8 +10,9 @@ real dumps do; resources drawn from a few sizes) and prints, best of N runs, sid
   machine's cores), start-up excluded (a check of a one-pod file is subtracted), and its
   peak memory;
 * ``POST /api/v1/analyze`` through Django's test client (no network; a dump's slices on
-  ANALYZE_JOBS processes, default the cores; the API takes 20 MB, so a JSON dump over that
-  is sent without kubectl's indentation, which is read whole on one core);
+  ANALYZE_JOBS processes, default the CPUs this process may use; the API takes 20 MB, so a
+  JSON dump over that is sent on one line, which each process reads whole to check its
+  parts of the items);
 
 for the dump where every pod differs, then for one where the pods of each ReplicaSet share
 their template and image (211 templates). Then the speed-up of ``--jobs N`` on 4 files of
@@ -172,7 +173,7 @@ def dump_rows(pods: dict, shape: str, tmp: Path, args: argparse.Namespace) -> li
         if len(body.encode()) > API_LIMIT:
             body, note = json.dumps(pods), " (sent without indentation: the API takes 20 MB)"
         served = best(lambda b=body, c=kind: api(client, b, c), args.runs)
-        jobs_note = f" (ANALYZE_JOBS={settings.ANALYZE_JOBS})"
+        jobs_note = f" (ANALYZE_JOBS={settings.ANALYZE_JOBS or default_jobs()})"
         rows.append(
             Row(
                 f"POST /api/v1/analyze{jobs_note}{note}, {what}",

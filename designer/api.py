@@ -12,6 +12,7 @@ Swagger UI needs assets from a CDN, which the Content-Security-Policy forbids.
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any, NamedTuple
 
@@ -34,7 +35,7 @@ from designer.k8s.apiserver import (
     pod_from_parts,
     pod_with_defaults,
 )
-from designer.k8s.check import DEFAULT_NAMESPACE, CheckStream, check_texts
+from designer.k8s.check import DEFAULT_NAMESPACE, CheckStream, check_texts, default_jobs
 from designer.k8s.core import Pod, Quantity, name_is_dns_label
 from designer.k8s.design import MAX_CONTAINERS, Design, DesignError, render_design
 from designer.k8s.gpu import GpuSharing, SharingError, gpu_sharing
@@ -824,7 +825,7 @@ def analyze(
         kubernetes_version=version,
         namespace=namespace or None,
         max_workloads=budget,
-        jobs=settings.ANALYZE_JOBS,
+        jobs=settings.ANALYZE_JOBS or _cpus(),
     )
     chunks = list(stream.chunks(answer_chunk))
     rest = stream.rest()
@@ -835,6 +836,12 @@ def analyze(
     # The engine's dict as is (not re-validated through the schema), so the answer is
     # byte-for-byte what the CLI prints with --format json.
     return HttpResponse(answer_json(chunks, rest), content_type="application/json; charset=utf-8")
+
+
+@functools.cache
+def _cpus() -> int:
+    """ANALYZE_JOBS' default (read once per process: the limit does not change)."""
+    return default_jobs()
 
 
 class AnswerChunk(NamedTuple):

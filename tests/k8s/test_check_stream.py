@@ -301,3 +301,43 @@ def test_one_dump_the_splitter_does_not_cut_is_checked_in_parts_by_each_worker(
     whole = check_files([("d", text)], share_names=True, max_workloads=budget).as_dict()
     got = CheckStream([("d", text)], jobs=2, shared_min_bytes=0, max_workloads=budget)
     assert orjson.dumps(got.document()) == orjson.dumps(whole), "budget"
+
+
+def test_the_cpu_limit_is_read_from_cgroup_v2_and_v1_the_lowest_on_the_way_up(
+    tmp_path: Path,
+) -> None:
+    """default_jobs is at most the container's CPU limit: cgroup v2's cpu.max of the
+    process's cgroup or one above it (the lowest), v1's CFS quota over period; no limit
+    ("max", -1, no file, unreadable text) is None."""
+    from designer.k8s.check.stream import cgroup_cpu_limit
+
+    def tree(files: dict[str, str], cgroup: str) -> float | None:
+        root = tmp_path / str(len(list(tmp_path.iterdir())))
+        root.mkdir()
+        for name, text in files.items():
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            (root / name).write_text(text)
+        (root / "proc").write_text(cgroup)
+        return cgroup_cpu_limit(root / "proc", root / "fs")
+
+    # v2 in a container (cgroup namespace: the path is "/").
+    assert tree({"fs/cpu.max": "200000 100000\n"}, "0::/\n") == 2
+    assert tree({"fs/cpu.max": "150000 100000\n"}, "0::/\n") == 1.5
+    assert tree({"fs/cpu.max": "max 100000\n"}, "0::/\n") is None
+    # v2 without a namespace: the pod's limit above the container's.
+    nested = {
+        "fs/kubepods/pod1/cpu.max": "100000 100000\n",
+        "fs/kubepods/pod1/c1/cpu.max": "max 100000\n",
+    }
+    assert tree(nested, "0::/kubepods/pod1/c1\n") == 1
+    # v1: the cpu controller's quota and period; -1 is no limit.
+    v1 = {
+        "fs/cpu,cpuacct/cpu.cfs_quota_us": "400000\n",
+        "fs/cpu,cpuacct/cpu.cfs_period_us": "100000\n",
+    }
+    assert tree(v1, "5:memory:/\n4:cpu,cpuacct:/\n") == 4
+    unlimited = {"fs/cpu/cpu.cfs_quota_us": "-1\n", "fs/cpu/cpu.cfs_period_us": "100000\n"}
+    assert tree(unlimited, "1:cpu:/\n2:cpuacct:/\n") is None
+    assert tree({"fs/cpu.max": "garbage"}, "0::/\n") is None
+    assert tree({}, "0::/\n") is None
+    assert cgroup_cpu_limit(tmp_path / "missing", tmp_path) is None
