@@ -18,7 +18,16 @@ Why these values:
 """
 
 import os
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the project, wherever started
+
+import designer.cpus  # noqa: E402
+
+# The CPU tokens every worker shares (designer.cpus): created here, in the master, before
+# it forks the workers.
+designer.cpus.tokens()
 
 wsgi_app = "designer.asgi:application"
 worker_class = "designer.server.DesignerASGIWorker"

@@ -51,7 +51,8 @@ from django.conf import settings  # noqa: E402
 from django.test import Client  # noqa: E402
 from table import Row, render  # noqa: E402
 
-from designer.k8s.check import check_texts, default_jobs  # noqa: E402
+from designer.cpus import default_jobs  # noqa: E402
+from designer.k8s.check import check_texts  # noqa: E402
 
 API_LIMIT = 20 * 1024 * 1024
 

@@ -27,6 +27,7 @@ from ninja.errors import HttpError
 from ninja.parser import Parser
 from pydantic import Field, StrictBool, StrictStr, create_model
 
+from designer.cpus import default_jobs, tokens
 from designer.k8s.apiserver import (
     DEFAULT_VERSION,
     SUPPORTED_VERSIONS,
@@ -35,7 +36,7 @@ from designer.k8s.apiserver import (
     pod_from_parts,
     pod_with_defaults,
 )
-from designer.k8s.check import DEFAULT_NAMESPACE, CheckStream, check_texts, default_jobs
+from designer.k8s.check import DEFAULT_NAMESPACE, CheckStream, check_texts
 from designer.k8s.core import Pod, Quantity, name_is_dns_label
 from designer.k8s.design import MAX_CONTAINERS, Design, DesignError, render_design
 from designer.k8s.gpu import GpuSharing, SharingError, gpu_sharing
@@ -819,15 +820,19 @@ def analyze(
         if problems:
             return _error(400, f"namespace {namespace!r} is not valid: {problems[0]}.")
     budget = workload_budget(len(body))
-    # A dump's slices on ANALYZE_JOBS processes (check.stream), the same document.
-    stream = CheckStream(
-        [(REQUEST_FILE, body)],
-        kubernetes_version=version,
-        namespace=namespace or None,
-        max_workloads=budget,
-        jobs=settings.ANALYZE_JOBS or _cpus(),
-    )
-    chunks = list(stream.chunks(answer_chunk))
+    # A dump's slices on ANALYZE_JOBS processes (check.stream), the same document: as many
+    # as the server's CPUs free now (designer.cpus), never waiting for them; a small body
+    # takes none (it is checked in this process).
+    wanted = settings.ANALYZE_JOBS or _cpus() if len(body) >= FORK_MIN_BYTES else 1
+    with tokens().take(wanted) as jobs:
+        stream = CheckStream(
+            [(REQUEST_FILE, body)],
+            kubernetes_version=version,
+            namespace=namespace or None,
+            max_workloads=budget,
+            jobs=jobs,
+        )
+        chunks = list(stream.chunks(answer_chunk))
     rest = stream.rest()
     objects = sum(chunk.count for chunk in chunks)
     reason = refusal(body, rest["errors"], objects, stream.hostile(), budget)
@@ -836,6 +841,11 @@ def analyze(
     # The engine's dict as is (not re-validated through the schema), so the answer is
     # byte-for-byte what the CLI prints with --format json.
     return HttpResponse(answer_json(chunks, rest), content_type="application/json; charset=utf-8")
+
+
+# Smaller bodies are checked in the request's process (a cluster dump of 500 pods, the least
+# check.stream slices, is over 1 MB; 256 KiB is ~60 real pods).
+FORK_MIN_BYTES = 256 * 1024
 
 
 @functools.cache

@@ -7,6 +7,7 @@ import json
 import time
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -837,3 +838,42 @@ def test_the_answer_written_from_chunks_is_dumps_json_of_the_document() -> None:
         {"objects": entries, **rest, "x": 2**70}
     )
     assert answer_json([], {}) == dumps_json({"objects": []})
+
+
+def test_a_large_dump_forks_only_onto_the_cpus_no_other_request_holds(
+    client: Client, settings, monkeypatch
+) -> None:
+    """The server's workers share one token per CPU (designer.cpus): a large dump is checked
+    on as many processes as tokens are free, in its own process when none is, and a small
+    body takes none; the answer is the same bytes."""
+    import designer.api
+    from designer.cpus import CpuTokens
+
+    used: list[int] = []
+    real = designer.api.CheckStream
+
+    def recording(*args: Any, **kw: Any) -> Any:
+        used.append(kw["jobs"])
+        return real(*args, **kw)
+
+    monkeypatch.setattr(designer.api, "CheckStream", recording)
+    monkeypatch.setattr(designer.api, "tokens", lambda: tokens)
+    tokens = CpuTokens(2)
+    settings.ANALYZE_JOBS = 2
+    pods = [yaml.safe_load(MULTI.split("---\n")[1]) for _ in range(1300)]
+    for i, pod in enumerate(pods):
+        pod["metadata"]["name"] = f"trainer-{i}"
+        pod["metadata"]["annotations"] = {"note": "x" * 400}
+    body = dump_of(pods)
+    assert len(body) > designer.api.FORK_MIN_BYTES
+    free = post(client, body, "application/yaml")
+    with tokens.take(1):
+        one_left = post(client, body, "application/yaml")
+        with tokens.take(1):
+            none_left = post(client, body, "application/yaml")
+    small = post(client, dump_of(pods[:3]), "application/yaml")
+    assert used == [2, 1, 1, 1]
+    assert free.status_code == small.status_code == 200
+    assert free.content == one_left.content == none_left.content
+    with tokens.take(2) as all_back:
+        assert all_back == 2

@@ -13,7 +13,6 @@ from designer.k8s.check.manifests import (
 from designer.k8s.check.stream import (
     CheckStream,
     check_texts,
-    default_jobs,
 )
 
 # Where the designer opens a pod template (the manifest floor's, kept here for callers).
@@ -28,7 +27,6 @@ __all__ = [
     "POLICY_KINDS",
     "PolicyReport",
     "check_files",
-    "default_jobs",
     "check_text",
     "check_texts",
     "pod_template_manifest",

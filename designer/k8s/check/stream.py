@@ -22,15 +22,12 @@ its ``jobs`` workers are forked with a copy of them, one stream's fork at a time
 from __future__ import annotations
 
 import gc
-import math
-import os
 import re
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
-from pathlib import Path
 from typing import Any
 
 import orjson
@@ -75,67 +72,6 @@ SLICE_ITEMS = 500
 # worker that starts late takes fewer).
 SHARED_MIN_BYTES = 1 << 20
 PARTS_PER_JOB = 4
-
-
-def default_jobs() -> int:
-    """The CPUs this process may use: the cores it may run on, at most its cgroup's CPU
-    limit rounded up (a container with ``limits: {cpu: 2}`` on a 64-core node: 2, not 64)."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        cores = os.cpu_count() or 1
-    limit = cgroup_cpu_limit()
-    return max(1, min(cores, math.ceil(limit))) if limit is not None else cores
-
-
-def cgroup_cpu_limit(
-    proc: Path = Path("/proc/self/cgroup"), root: Path = Path("/sys/fs/cgroup")
-) -> float | None:
-    """The CPU limit (quota over period) of this process's cgroup and of those above it,
-    the lowest one, or None without one: cgroup v2's ``cpu.max`` ("max 100000": none), v1's
-    ``cpu.cfs_quota_us`` over ``cpu.cfs_period_us`` (-1: none). Read by hand: Python reads
-    the affinity alone (os.process_cpu_count) and no maintained library reads the quota;
-    Go's runtime (1.25) and the JVM read these same files."""
-    try:
-        lines = proc.read_text().splitlines()
-    except OSError:
-        return None
-    limits: list[float] = []
-    for line in lines:
-        _id, _, rest = line.partition(":")
-        controllers, _, path = rest.partition(":")
-        if controllers == "":  # v2
-            dirs = [root]
-            version = 2
-        elif "cpu" in controllers.split(","):
-            dirs = [root / controllers, root / "cpu", root / "cpu,cpuacct"]
-            version = 1
-        else:
-            continue
-        for base in dict.fromkeys(dirs):
-            limits += _limits_above(base, path, version)
-    return min(limits) if limits else None
-
-
-def _limits_above(base: Path, path: str, version: int) -> list[float]:
-    """The limits of cgroup ``path`` under ``base`` and of its parents (inside a container
-    the path is often "/" and ``base`` is the container's own cgroup)."""
-    found: list[float] = []
-    parts = [p for p in path.split("/") if p]
-    for depth in range(len(parts), -1, -1):
-        directory = base.joinpath(*parts[:depth])
-        try:
-            if version == 2:
-                quota, _, period = (directory / "cpu.max").read_text().partition(" ")
-                if quota.strip() != "max":
-                    found.append(int(quota) / int(period))
-            else:
-                quota = (directory / "cpu.cfs_quota_us").read_text()
-                if int(quota) > 0:
-                    found.append(int(quota) / int((directory / "cpu.cfs_period_us").read_text()))
-        except (OSError, ValueError, ZeroDivisionError):
-            continue
-    return found
 
 
 @dataclass

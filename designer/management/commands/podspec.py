@@ -21,8 +21,9 @@ import orjson
 from django.core.management.base import BaseCommand, CommandParser
 from pydantic import ValidationError
 
+from designer.cpus import default_jobs
 from designer.k8s.apiserver import DEFAULT_VERSION, SUPPORTED_VERSIONS, pod_from_parts
-from designer.k8s.check import CheckStream, default_jobs, pod_template_manifest
+from designer.k8s.check import CheckStream, pod_template_manifest
 from designer.k8s.core import ERROR_TYPE_TEXT
 from designer.k8s.design import (
     EXPORT_KINDS,
