@@ -820,18 +820,21 @@ def analyze(
         if problems:
             return _error(400, f"namespace {namespace!r} is not valid: {problems[0]}.")
     budget = workload_budget(len(body))
-    # A dump's slices on ANALYZE_JOBS processes (check.stream), the same document: as many
-    # as the server's CPUs free now (designer.cpus), never waiting for them; a small body
-    # takes none (it is checked in this process).
-    wanted = settings.ANALYZE_JOBS or _cpus() if len(body) >= FORK_MIN_BYTES else 1
-    with tokens().take(wanted) as jobs:
-        stream = CheckStream(
-            [(REQUEST_FILE, body)],
-            kubernetes_version=version,
-            namespace=namespace or None,
-            max_workloads=budget,
-            jobs=jobs,
-        )
+    # A dump's slices on ANALYZE_JOBS processes (check.stream), the same document: when the
+    # check would fork, on as many as the server's CPU tokens free now (designer.cpus),
+    # never waiting for them; in this process with one or none.
+    stream = CheckStream(
+        [(REQUEST_FILE, body)],
+        kubernetes_version=version,
+        namespace=namespace or None,
+        max_workloads=budget,
+        jobs=settings.ANALYZE_JOBS or _cpus(),
+    )
+    if stream.would_fork():
+        with tokens().take(stream.jobs) as jobs:
+            stream.jobs = jobs
+            chunks = list(stream.chunks(answer_chunk))
+    else:
         chunks = list(stream.chunks(answer_chunk))
     rest = stream.rest()
     objects = sum(chunk.count for chunk in chunks)
@@ -841,11 +844,6 @@ def analyze(
     # The engine's dict as is (not re-validated through the schema), so the answer is
     # byte-for-byte what the CLI prints with --format json.
     return HttpResponse(answer_json(chunks, rest), content_type="application/json; charset=utf-8")
-
-
-# Smaller bodies are checked in the request's process (a cluster dump of 500 pods, the least
-# check.stream slices, is over 1 MB; 256 KiB is ~60 real pods).
-FORK_MIN_BYTES = 256 * 1024
 
 
 @functools.cache

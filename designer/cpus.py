@@ -3,23 +3,24 @@
 ``podspec check --jobs`` and ``ANALYZE_JOBS`` default to :func:`default_jobs`: the cores the
 process may run on, at most its cgroup's CPU limit (in a pod limited to 2 CPUs on a 64-core
 node, 2). The server's workers share :func:`tokens`, one per CPU, created in gunicorn's
-master before it forks them (gunicorn.conf.py): a request that would check a dump on
-several processes takes the tokens it can get without waiting and forks that many (one
-or none: it checks in its own process), so two large requests at once do not run four
-processes on two CPUs and parse a dump twice for nothing (measured: 1.43 s each instead
-of 0.9 s, 928 MB instead of 688 MB for two 20 MB one-line JSON dumps).
+master before it forks them (gunicorn.conf.py; in another server each process has its
+own): a request whose check would fork takes the tokens it can get without waiting and
+forks that many (with one or none it checks in its own process), so two large requests at
+once do not run four processes on two CPUs and parse a dump twice for nothing.
 """
 
 from __future__ import annotations
 
+import atexit
+import fcntl
 import math
-import multiprocessing
 import os
+import shutil
+import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 
 def default_jobs() -> int:
@@ -84,29 +85,76 @@ def _limits_above(base: Path, path: str, version: int) -> list[float]:
 
 
 class CpuTokens:
-    """``count`` tokens shared by the processes forked after their creation (a POSIX
-    semaphore: multiprocessing's), taken without waiting."""
+    """``count`` tokens shared by every process that knows their directory, taken without
+    waiting: token ``i`` is an exclusive ``flock`` on file ``i`` there. The kernel drops a
+    process's locks when it dies, so a worker killed while it checks (out of memory, its
+    timeout) gives its tokens back; a POSIX semaphore's would stay taken until the master
+    restarts. Without a writable directory the tokens are this process's alone."""
 
-    def __init__(self, count: int) -> None:
+    def __init__(self, count: int, directory: Path | None = None) -> None:
         self.count = max(1, count)
+        self.directory: Path | None = None
         try:
-            self._semaphore: Any = multiprocessing.get_context("fork").BoundedSemaphore(self.count)
-        except (OSError, ImportError):  # no /dev/shm: this process's threads share them
-            self._semaphore = threading.BoundedSemaphore(self.count)
+            self.directory = directory or Path(tempfile.mkdtemp(prefix="designer-cpus-"))
+            for i in range(self.count):
+                (self.directory / str(i)).touch()
+        except OSError:
+            self.directory = None
+        if directory is None and self.directory is not None:
+            atexit.register(_remove, self.directory, os.getpid())
+        self._lock = threading.Lock()
+        self._held: set[int] = set()
+        self._fds: dict[int, int] = {}
+        self._pid = os.getpid()
+
+    def _try(self, i: int) -> bool:
+        """Take token ``i`` (under self._lock)."""
+        if self._pid != os.getpid():
+            # Forked: the inherited descriptors share the parent's locks. Closed, never
+            # unlocked (that would release the parent's); this process opens its own.
+            for fd in self._fds.values():
+                os.close(fd)
+            self._fds, self._held, self._pid = {}, set(), os.getpid()
+        if i in self._held:
+            return False
+        if self.directory is not None:
+            try:
+                fd = self._fds.get(i)
+                if fd is None:
+                    fd = self._fds[i] = os.open(self.directory / str(i), os.O_RDWR | os.O_CLOEXEC)
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:  # taken by another process (or the file is gone)
+                return False
+        self._held.add(i)
+        return True
 
     @contextmanager
     def take(self, wanted: int) -> Iterator[int]:
         """At most ``wanted`` tokens, as many as are free now; yields the processes to use
         (the tokens taken, at least 1: a request without one still runs, in its own
         process) and gives the tokens back at the end."""
-        taken = 0
+        taken: list[int] = []
+        with self._lock:
+            for i in range(self.count):
+                if len(taken) >= wanted:
+                    break
+                if self._try(i):
+                    taken.append(i)
         try:
-            while taken < wanted and self._semaphore.acquire(False):
-                taken += 1
-            yield max(1, taken)
+            yield max(1, len(taken))
         finally:
-            for _ in range(taken):
-                self._semaphore.release()
+            with self._lock:
+                for i in taken:
+                    if i in self._fds:
+                        fcntl.flock(self._fds[i], fcntl.LOCK_UN)
+                    self._held.discard(i)
+
+
+def _remove(directory: Path, creator: int) -> None:
+    """The tokens' directory, removed when the process that made it exits (not when a
+    worker forked from it does)."""
+    if os.getpid() == creator:
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 _TOKENS: CpuTokens | None = None

@@ -137,10 +137,11 @@ ORIGIN_TTL_SECONDS = int(os.environ.get("ORIGIN_TTL_SECONDS", 30 * 24 * 3600))
 ORIGIN_MAX_ENTRY_BYTES = int(os.environ.get("ORIGIN_MAX_ENTRY_BYTES", 1024 * 1024))
 ORIGIN_MAX_TOTAL_BYTES = int(os.environ.get("ORIGIN_MAX_TOTAL_BYTES", 128 * 1024 * 1024))
 ORIGIN_MAX_ENTRIES = int(os.environ.get("ORIGIN_MAX_ENTRIES", 10000))
-# Processes POST /api/v1/analyze checks a large cluster dump on (its slices, forked for the
-# request; a body of fewer than 500 pods never forks): unset or 0, the CPUs this process may
-# use (check.default_jobs: the cores it may run on, at most its container's CPU limit);
-# 1 checks every request in the request's own process.
+# Processes POST /api/v1/analyze checks a large cluster dump on (forked for the request; a
+# dump of a few hundred pods never forks): at most this many, and no more than the server's
+# CPU tokens free at that moment (designer.cpus). Unset or 0: the CPUs this process may use
+# (designer.cpus.default_jobs: the cores it may run on, at most its container's CPU
+# limit); 1 checks every request in the request's own process.
 ANALYZE_JOBS = max(0, int(os.environ.get("ANALYZE_JOBS") or 0))
 # Designer pages whose address would be too long for proxies (designer.store.PageStore):
 # the address holds ?page=<id>; kept 30 days after last use, bounded the same ways.

@@ -295,7 +295,12 @@ def test_one_dump_the_splitter_does_not_cut_is_checked_in_parts_by_each_worker(
     assert split_list(text.encode()) is None
     whole = check_files([("d", text)], share_names=True).as_dict()
     for jobs in (2, 3):
-        got = CheckStream([("d", text)], jobs=jobs, shared_min_bytes=0).document()
+        stream = CheckStream([("d", text)], jobs=jobs, shared_min_bytes=0)
+        # Read by each worker in parts (YAML of two documents plainly is no one List: whole).
+        whole_unit = extra == "two documents" and layout.startswith("yaml")
+        parts = [0] if whole_unit else [4 * jobs] * (4 * jobs)
+        assert [u.parts for u in stream._plan()] == parts
+        got = stream.document()
         assert orjson.dumps(got) == orjson.dumps(whole), jobs
     budget = max(n - 1, 0)
     whole = check_files([("d", text)], share_names=True, max_workloads=budget).as_dict()

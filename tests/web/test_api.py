@@ -762,16 +762,21 @@ def nested(depth: int) -> dict:
 
 @pytest.mark.parametrize("layout", ["yaml", "json", "compact"])
 def test_a_dump_checked_on_several_processes_answers_the_same_bytes(
-    client: Client, settings, layout: str
+    client: Client, settings, monkeypatch, layout: str
 ) -> None:
     """Over 500 pods a dump's slices are checked on ANALYZE_JOBS processes (a dump of over
     1 MB the splitter does not cut, JSON on one line, in parts of its items by each worker):
     the answer is check_files' document (every input read whole), byte for byte, for any
     number of jobs; a hostile document or a body over the workload budget is refused as
     before."""
+    import designer.api
+    from designer.cpus import CpuTokens
     from designer.k8s.check import check_files
     from designer.limits import workload_budget
 
+    # Two CPU tokens whatever the machine's CPUs (a one-CPU runner would never fork).
+    two = CpuTokens(2)
+    monkeypatch.setattr(designer.api, "tokens", lambda: two)
     pods = [yaml.safe_load(MULTI.split("---\n")[1]) for _ in range(1300)]
     for i, pod in enumerate(pods):
         pod["metadata"]["name"] = f"trainer-{i}"
@@ -844,35 +849,43 @@ def test_a_large_dump_forks_only_onto_the_cpus_no_other_request_holds(
     client: Client, settings, monkeypatch
 ) -> None:
     """The server's workers share one token per CPU (designer.cpus): a large dump is checked
-    on as many processes as tokens are free, in its own process when none is, and a small
-    body takes none; the answer is the same bytes."""
+    on as many processes as tokens are free, in its own process when one or none is, and a
+    body whose check would not fork takes none; the answer is the same bytes."""
     import designer.api
     from designer.cpus import CpuTokens
+    from designer.k8s.check.stream import CheckStream
 
-    used: list[int] = []
-    real = designer.api.CheckStream
+    processes: list[int] = []
+    real_run = CheckStream._run
 
-    def recording(*args: Any, **kw: Any) -> Any:
-        used.append(kw["jobs"])
-        return real(*args, **kw)
+    def run(self: CheckStream, units: list[Any], encode: Any) -> Any:
+        processes.append(self.jobs if len(units) > 1 else 1)
+        return real_run(self, units, encode)
 
-    monkeypatch.setattr(designer.api, "CheckStream", recording)
+    takes: list[int] = []
+
+    class Counted(CpuTokens):
+        def take(self, wanted: int) -> Any:
+            takes.append(wanted)
+            return super().take(wanted)
+
+    tokens = Counted(2)
+    monkeypatch.setattr(CheckStream, "_run", run)
     monkeypatch.setattr(designer.api, "tokens", lambda: tokens)
-    tokens = CpuTokens(2)
     settings.ANALYZE_JOBS = 2
     pods = [yaml.safe_load(MULTI.split("---\n")[1]) for _ in range(1300)]
     for i, pod in enumerate(pods):
         pod["metadata"]["name"] = f"trainer-{i}"
-        pod["metadata"]["annotations"] = {"note": "x" * 400}
     body = dump_of(pods)
-    assert len(body) > designer.api.FORK_MIN_BYTES
     free = post(client, body, "application/yaml")
     with tokens.take(1):
         one_left = post(client, body, "application/yaml")
         with tokens.take(1):
             none_left = post(client, body, "application/yaml")
-    small = post(client, dump_of(pods[:3]), "application/yaml")
-    assert used == [2, 1, 1, 1]
+    takes.clear()
+    small = post(client, dump_of(pods[:300]), "application/yaml")
+    assert processes == [2, 1, 1, 1]
+    assert takes == []  # 300 pods: one slice, no fork, no token
     assert free.status_code == small.status_code == 200
     assert free.content == one_left.content == none_left.content
     with tokens.take(2) as all_back:

@@ -4,6 +4,7 @@ workers share."""
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 from designer.cpus import CpuTokens, cgroup_cpu_limit
@@ -61,22 +62,41 @@ def test_tokens_are_taken_without_waiting_and_given_back() -> None:
 
 
 def test_tokens_are_shared_with_the_processes_forked_after_them() -> None:
-    """As gunicorn's workers, forked from the master that created them: a worker sees what
-    another took."""
+    """As gunicorn's workers, forked from the master that created them: while a forked
+    process holds the tokens, this one gets none; a process killed while it holds them
+    (out of memory, a timeout) gives them back."""
     tokens = CpuTokens(2)
-    with tokens.take(2):
-        read, write = os.pipe()
+    for death in (False, True):
+        ready_r, ready_w = os.pipe()
+        done_r, done_w = os.pipe()
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the child
             with tokens.take(2) as got:
-                os.write(write, str(got).encode())
+                os.write(ready_w, str(got).encode())
+                if death:
+                    os.kill(os.getpid(), signal.SIGKILL)
+                os.read(done_r, 1)
             os._exit(0)
+        assert os.read(ready_r, 8) == b"2"
+        if not death:
+            with tokens.take(2) as got:
+                assert got == 1  # none free: the child holds both
+            os.write(done_w, b"x")
         os.waitpid(pid, 0)
-        held = os.read(read, 8)
-    assert held == b"1"
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child
         with tokens.take(2) as got:
-            os._exit(got)
-    _pid, status = os.waitpid(pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 2
+            assert got == 2, death
+    # A child forked while this process holds a token does not hold it as its own.
+    with tokens.take(1):
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child
+            with tokens.take(2) as got:
+                os._exit(got)
+        _pid, status = os.waitpid(pid, 0)
+        assert os.waitstatus_to_exitcode(status) == 1
+
+
+def test_tokens_without_a_directory_are_this_process_s_own(tmp_path: Path) -> None:
+    tokens = CpuTokens(2, tmp_path / "missing" / "dir")
+    assert tokens.directory is None
+    with tokens.take(2) as got, tokens.take(2) as more:
+        assert (got, more) == (2, 1)

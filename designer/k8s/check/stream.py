@@ -12,8 +12,9 @@ resource.k8s.io objects (claims link across files) or TrainJobs (their runtime m
 anywhere). Each slice says whether it holds such an object (read, not searched for in the
 text: an escape that spells a kind is read as the kind); entries are held until every slice
 is checked, and when one does, the whole input is checked by check_files instead. So are
-texts the splitter does not cut, and files over a caller's workload budget (the web's), which
-check_files refuses in its own words.
+files over a caller's workload budget (the web's), which check_files refuses in its own
+words. A text the splitter does not cut is checked whole, file by file; when it is the only
+input, a large List, each worker reads it whole and checks its parts of the items.
 
 A stream keeps its inputs, splits and memo to itself (the web checks requests in threads);
 its ``jobs`` workers are forked with a copy of them, one stream's fork at a time.
@@ -107,7 +108,7 @@ class _State:
 
     texts: list[tuple[str, str | bytes]]
     splits: dict[int, SplitList | ReadList] = field(default_factory=dict)
-    # Texts read whole before the workers fork (see CheckStream._units).
+    # Texts a worker reads whole to check its parts of (see CheckStream._units), read once.
     documents: dict[int, list[Document] | ManifestError] = field(default_factory=dict)
     memo: dict[bytes, Any] = field(default_factory=dict)
     operator_memo: dict[Any, Any] = field(default_factory=dict)
@@ -169,6 +170,7 @@ class CheckStream:
         self._rest: dict[str, Any] | None = None
         self._hostile: list[dict[str, Any]] = []
         self._state = _State(inputs)
+        self._planned: tuple[int, list[_Unit]] | None = None
 
     def objects(self) -> Iterator[dict[str, Any]]:
         for chunk in _gc_paused(self._chunks(None)):
@@ -185,7 +187,7 @@ class CheckStream:
         files: list[SliceResult] = []
         part = SliceResult()
         budget = self.max_workloads
-        for unit, result in self._run(self._units(), encode):
+        for unit, result in self._run(self._plan(), encode):
             if result.cross:
                 break
             if result.whole and not part.whole:
@@ -258,6 +260,17 @@ class CheckStream:
             yield encode(objects[first : first + self.slice_items])
 
     # --- slices ---------------------------------------------------------------------
+
+    def would_fork(self) -> bool:
+        """Whether checking forks workers (``jobs`` > 1 and more than one file or slice);
+        a caller may then lower ``jobs`` before checking (the plan follows)."""
+        return self.jobs > 1 and len(self._plan()) > 1
+
+    def _plan(self) -> list[_Unit]:
+        """The units for the current ``jobs``, planned once per value."""
+        if self._planned is None or self._planned[0] != self.jobs:
+            self._planned = (self.jobs, self._units())
+        return self._planned[1]
 
     def _units(self) -> list[_Unit]:
         """Every file, or every slice of a file that is a dump, in order. A large input the
@@ -477,7 +490,7 @@ def _check_part(
     file is not one List (or has more items than the budget), the first part is the whole
     file's check and the others add nothing."""
     _max_bytes, _version, namespace, max_workloads = settings
-    documents = _read(state, unit.file_index, settings)
+    documents = _read(state, unit.file_index, settings, keep=True)
     listed = None if isinstance(documents, ManifestError) else read_list(documents)
     if listed is None or (max_workloads is not None and listed.count > max_workloads):
         if unit.part:
@@ -496,10 +509,13 @@ def _check_part(
     return _report(state, state.texts[unit.file_index][0], scan, version, namespace)
 
 
-def _read(state: _State, index: int, settings: Settings) -> list[Document] | ManifestError:
+def _read(
+    state: _State, index: int, settings: Settings, *, keep: bool = False
+) -> list[Document] | ManifestError:
     """The documents of input ``index`` read whole, as check_files reads them (its workload
     budget: more documents are refused before they are parsed), or the reader's error;
-    read once per stream."""
+    ``keep``: remembered for this worker's other parts of the file (otherwise the tree is
+    freed once checked)."""
     found = state.documents.get(index)
     if found is not None:
         return found
@@ -512,7 +528,8 @@ def _read(state: _State, index: int, settings: Settings) -> list[Document] | Man
             found = read_documents(text, max_bytes=max_bytes, max_documents=max_workloads + 1)
     except ManifestError as exc:
         found = exc
-    state.documents[index] = found
+    if keep:
+        state.documents[index] = found
     return found
 
 
