@@ -50,7 +50,6 @@ from designer.k8s.manifest import (
     MAX_INPUT_BYTES,
     Document,
     ManifestError,
-    ReadList,
     SplitError,
     SplitList,
     find_workloads,
@@ -107,7 +106,7 @@ class _State:
     slices share them). A stream's own; a --jobs worker has the copy it was forked with."""
 
     texts: list[tuple[str, str | bytes]]
-    splits: dict[int, SplitList | ReadList] = field(default_factory=dict)
+    splits: dict[int, SplitList] = field(default_factory=dict)
     # Texts a worker reads whole to check its parts of (see CheckStream._units), read once.
     documents: dict[int, list[Document] | ManifestError] = field(default_factory=dict)
     memo: dict[bytes, Any] = field(default_factory=dict)
