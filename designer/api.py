@@ -12,7 +12,6 @@ Swagger UI needs assets from a CDN, which the Content-Security-Policy forbids.
 
 from __future__ import annotations
 
-import functools
 import json
 from typing import Any, NamedTuple
 
@@ -27,7 +26,7 @@ from ninja.errors import HttpError
 from ninja.parser import Parser
 from pydantic import Field, StrictBool, StrictStr, create_model
 
-from designer.cpus import default_jobs, tokens
+from designer.cpus import tokens
 from designer.k8s.apiserver import (
     DEFAULT_VERSION,
     SUPPORTED_VERSIONS,
@@ -828,7 +827,7 @@ def analyze(
         kubernetes_version=version,
         namespace=namespace or None,
         max_workloads=budget,
-        jobs=settings.ANALYZE_JOBS or _cpus(),
+        jobs=settings.ANALYZE_JOBS or tokens().count,
     )
     if stream.would_fork():
         with tokens().take(stream.jobs) as jobs:
@@ -844,12 +843,6 @@ def analyze(
     # The engine's dict as is (not re-validated through the schema), so the answer is
     # byte-for-byte what the CLI prints with --format json.
     return HttpResponse(answer_json(chunks, rest), content_type="application/json; charset=utf-8")
-
-
-@functools.cache
-def _cpus() -> int:
-    """ANALYZE_JOBS' default (read once per process: the limit does not change)."""
-    return default_jobs()
 
 
 class AnswerChunk(NamedTuple):
