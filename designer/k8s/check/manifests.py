@@ -112,37 +112,39 @@ class CheckedObject:
         """The object's entry of ``objects``. The pods of a cluster dump that share a report
         (and container names) differ only in the first keys (file ... namespace): the rest is
         built once per report and shared, as the report's own lists already are."""
+        shared = self.shared_tail()
+        if shared is None:
+            return self._entry()
+        out = self._header()
+        out.update(shared_tail_for(shared, self.rename, self.tails))
+        return out
+
+    def shared_tail(self) -> SharedTail | None:
+        """The part of the entry after the header, built once per report (with the stand-in
+        container names) and kept in ``tails``; None when this entry is the object's own (an
+        admission, version notes, claims, operator findings, an assembled pod)."""
         w = self.workload
         op = self.operator
         tails = self.tails
         if (
-            tails is not None
-            and self.admission is None
-            and not self.version_notes
-            and (self.links is None or self.links is NO_LINKS)
-            and (op is None or not (op.errors or op.warnings or op.notes))
-            and not w.path_map
-            and not w.facts
+            tails is None
+            or self.admission is not None
+            or self.version_notes
+            or (self.links is not None and self.links is not NO_LINKS)
+            or (op is not None and (op.errors or op.warnings or op.notes))
+            or w.path_map
+            or w.facts
         ):
-            key = (id(self.report), w.template, w.replicas, w.role, w.found_by)
-            cached = tails.get(key)
-            if cached is None or cached[1] is not w.record:
-                tail = {k: v for k, v in self._entry(renamed=False).items() if k not in _HEADER}
-                # Most reports never name a container: then the names do not matter.
-                named = TOKEN_BYTES in orjson.dumps(tail)
-                # The report is held with its id (an id is unique only while its object lives).
-                cached = tails[key] = (self.report, w.record, tail, named)
-            tail = cached[2]
-            if cached[3] and self.rename:
-                names_key = (key, id(self.rename))
-                renamed = tails.get(names_key)
-                if renamed is None:
-                    renamed = tails[names_key] = (self.rename, rename(tail, self.rename))
-                tail = renamed[1]
-            out = self._header()
-            out.update(tail)
-            return out
-        return self._entry()
+            return None
+        key = (id(self.report), w.template, w.replicas, w.role, w.found_by)
+        cached = tails.get(key)
+        if cached is None or cached[2] is not w.record:
+            tail = {k: v for k, v in self._entry(renamed=False).items() if k not in _HEADER}
+            # Most reports never name a container: then the names do not matter.
+            named = TOKEN_BYTES in orjson.dumps(tail)
+            # The report is held with its id (an id is unique only while its object lives).
+            cached = tails[key] = (key, self.report, w.record, tail, named)
+        return cached
 
     def _header(self) -> dict[str, Any]:
         """The keys of the entry that are the object's own (_HEADER)."""
@@ -179,6 +181,28 @@ class CheckedObject:
 # The keys of an entry that are the object's own (CheckedObject._header); no token of
 # check.memo.canonical can be in them (a manifest cannot guess one).
 _HEADER = frozenset({"file", "document", "path", "kind", "name", "namespace"})
+
+# (tails key, report, kind record, tail with the stand-in names, whether it names any)
+SharedTail = tuple[Any, PodReport, Any, dict[str, Any], bool]
+
+
+def shared_tail_for(
+    shared: SharedTail, names: dict[str, str] | None, tails: dict[Any, Any] | None
+) -> dict[str, Any]:
+    """The shared tail with the containers' own names (``names``: check.memo.canonical's
+    map), renamed once per map and kept in ``tails``."""
+    key, _report, record, tail, named = shared
+    if not (named and names):
+        return tail
+    # The kind's record too: kinds that share a report may not share its tail (the kinds'
+    # records live as long as the process, so their ids stay theirs).
+    names_key = (key, id(names), id(record))
+    renamed = tails.get(names_key) if tails is not None else None
+    if renamed is None:
+        renamed = (names, rename(tail, names))
+        if tails is not None:
+            tails[names_key] = renamed
+    return renamed[1]
 
 
 def _rewritten(message: Message, text: Any) -> Message:

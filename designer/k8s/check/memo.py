@@ -189,7 +189,13 @@ def memo_key(workload: Workload) -> bytes | None:
     spec = workload.pod_spec
     if not isinstance(spec, dict):
         return None
-    return _key(workload, _project_spec(spec))
+    return _key(
+        workload.kind,
+        workload.pod_spec_path,
+        workload.metadata_path,
+        workload.pod_metadata,
+        _project_spec(spec),
+    )
 
 
 _SKIPPED_SPEC_NOT_VOLUMES = tuple(sorted(SKIPPED_SPEC - {"volumes"}))
@@ -215,8 +221,9 @@ def _project_spec(spec: dict[str, Any]) -> dict[str, Any]:
     return projected
 
 
-def _key(workload: Workload, projected_spec: dict[str, Any]) -> bytes | None:
-    meta = workload.pod_metadata
+def _key(
+    kind: str, spec_path: str, metadata_path: str, meta: Any, projected_spec: dict[str, Any]
+) -> bytes | None:
     if not isinstance(meta, dict):
         return None
     projected_meta = _project_meta(meta)
@@ -226,11 +233,11 @@ def _key(workload: Workload, projected_spec: dict[str, Any]) -> bytes | None:
         # ``true:``) raises: such a pod is checked on its own.
         key = orjson.dumps(
             (
-                workload.kind == "Pod",
+                kind == "Pod",
                 # Advice follows the workload type the kind opens as (check.manifests).
-                WORKLOAD_OF_KIND.get(workload.kind, ""),
-                workload.pod_spec_path,
-                workload.metadata_path,
+                WORKLOAD_OF_KIND.get(kind, ""),
+                spec_path,
+                metadata_path,
                 projected_meta,
                 projected_spec,
             )
@@ -259,7 +266,20 @@ def canonical(workload: Workload) -> tuple[bytes, dict[str, str]] | None:
     record = workload.record
     if record is None or record.operator or workload.path_map or workload.facts:
         return None
-    spec = workload.pod_spec
+    return canonical_parts(
+        workload.kind,
+        workload.pod_spec_path,
+        workload.metadata_path,
+        workload.pod_metadata,
+        workload.pod_spec,
+    )
+
+
+def canonical_parts(
+    kind: str, spec_path: str, metadata_path: str, meta: Any, spec: Any
+) -> tuple[bytes, dict[str, str]] | None:
+    """:func:`canonical` of a core kind's pod template given by its parts (a cluster dump's
+    Pod before its Workload is made: check.stamps)."""
     if not isinstance(spec, dict) or "resourceClaims" in spec:
         return None
     # _project_spec, with each container's name replaced by its token on the way.
@@ -288,7 +308,7 @@ def canonical(workload: Workload) -> tuple[bytes, dict[str, str]] | None:
         projected_spec[key] = projected_items
     if len(names) > 1 and len(set(names)) != len(names):
         return None
-    key = _key(workload, projected_spec)
+    key = _key(kind, spec_path, metadata_path, meta, projected_spec)
     if key is None:
         return None
     for n in names:

@@ -45,6 +45,7 @@ from designer.k8s.check.manifests import (
     check_workloads,
 )
 from designer.k8s.check.operators import skipped_entry
+from designer.k8s.check.stamps import Memos, check_items
 from designer.k8s.dra import DraObjects
 from designer.k8s.manifest import (
     MAX_INPUT_BYTES,
@@ -53,7 +54,6 @@ from designer.k8s.manifest import (
     SplitError,
     SplitList,
     find_workloads,
-    find_workloads_in_items,
     is_list,
     read_documents,
     read_list,
@@ -109,9 +109,7 @@ class _State:
     splits: dict[int, SplitList] = field(default_factory=dict)
     # Texts a worker reads whole to check its parts of (see CheckStream._units), read once.
     documents: dict[int, list[Document] | ManifestError] = field(default_factory=dict)
-    memo: dict[bytes, Any] = field(default_factory=dict)
-    operator_memo: dict[Any, Any] = field(default_factory=dict)
-    tails: dict[Any, Any] = field(default_factory=dict)
+    memos: Memos = field(default_factory=lambda: Memos({}, {}, {}, {}))
 
 
 @dataclass(frozen=True)
@@ -472,10 +470,7 @@ def _check_slice(state: _State, unit: _Unit, settings: Settings) -> SliceResult:
                 return result
             if links_across(items):
                 return SliceResult(cross=True)
-            scan = find_workloads_in_items(split.document, items, unit.first)
-            if max_workloads is not None and len(scan.workloads) > max_workloads:
-                return SliceResult(workloads=len(scan.workloads))  # refused, unchecked
-            return _report(state, file, scan, version, namespace)
+            return _report_items(state, file, split.document, items, unit.first, version, settings)
         return _check_file(state, unit.file_index, settings, version)
     finally:
         if enabled:
@@ -502,10 +497,8 @@ def _check_part(
     items = listed.read(first, last)
     if links_across(items):
         return SliceResult(cross=True)
-    scan = find_workloads_in_items(listed.document, items, first)
-    if max_workloads is not None and len(scan.workloads) > max_workloads:
-        return SliceResult(workloads=len(scan.workloads))  # refused, unchecked
-    return _report(state, state.texts[unit.file_index][0], scan, version, namespace)
+    file = state.texts[unit.file_index][0]
+    return _report_items(state, file, listed.document, items, first, version, settings)
 
 
 def _read(
@@ -568,6 +561,40 @@ def links_across(values: list[Any]) -> bool:
     return False
 
 
+def _report_items(
+    state: _State,
+    file: str,
+    document: Document,
+    items: list[Any],
+    first: int,
+    version: ClusterVersion,
+    settings: Settings,
+) -> SliceResult:
+    """A slice of a List's items checked (check.stamps), or refused by the budget."""
+    _max_bytes, _version, namespace, max_workloads = settings
+    checked = check_items(
+        file,
+        document,
+        items,
+        first,
+        version,
+        state.memos,
+        namespace=namespace,
+        max_workloads=max_workloads,
+    )
+    if checked.refused:
+        return SliceResult(workloads=checked.workloads)  # refused, unchecked
+    scan = checked.scan
+    errors = [InputError(file, e.document, e.message, e.hostile) for e in scan.errors]
+    return SliceResult(
+        chunks=[checked.entries],
+        errors=[e.as_dict() for e in errors],
+        skipped=[skipped_entry(file, s) for s in scan.skipped],
+        hostile=[e.as_dict() for e in errors if e.hostile],
+        workloads=checked.workloads,
+    )
+
+
 def _report(
     state: _State, file: str, scan: Any, version: ClusterVersion, namespace: str | None
 ) -> SliceResult:
@@ -575,10 +602,10 @@ def _report(
         file,
         scan.workloads,
         version,
-        state.memo,
-        state.operator_memo,
+        state.memos.memo,
+        state.memos.operator_memo,
         share_names=True,
-        tails=state.tails,
+        tails=state.memos.tails,
     )
     objects, _dra = link_claims(objects, DraObjects())
     objects, _reports = apply_policies(objects, [], version=version, namespace=namespace)

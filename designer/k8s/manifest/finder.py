@@ -251,6 +251,21 @@ def find_workloads_in_items(
     return WorkloadScan(finder.workloads, finder.errors, finder.skipped)
 
 
+def find_workloads_of_items(
+    doc: Document, items: list[tuple[int, Any]], runtimes: RuntimeIndex | None = None
+) -> tuple[WorkloadScan, list[int]]:
+    """find_workloads_in_items for some items of the List ``doc`` given with their indexes,
+    in order, and how many workloads each gave."""
+    finder = _Finder(runtimes if runtimes is not None else RuntimeIndex())
+    counts = []
+    workloads = finder.workloads
+    for index, item in items:
+        before = len(workloads)
+        _walk(finder, doc, [item], index)
+        counts.append(len(workloads) - before)
+    return WorkloadScan(finder.workloads, finder.errors, finder.skipped), counts
+
+
 def _walk(finder: _Finder, doc: Document, items: list[Any], first: int) -> None:
     # Lists (a kubectl dump is one) nest rarely: a stack of item lists, with the index of
     # the first item of each (a slice of a dump starts further in).
