@@ -16,6 +16,7 @@ plain design, and the designer says why.
 
 from __future__ import annotations
 
+import decimal
 import logging
 import math
 import os
@@ -49,7 +50,7 @@ from designer.k8s.check import (
     check_files,
     pod_template_manifest,
 )
-from designer.k8s.core import Message, Pod, name_is_dns_label
+from designer.k8s.core import Message, Pod, int_text, name_is_dns_label
 from designer.k8s.design import (
     MAX_ORIGIN_CONTEXT,
     Origin,
@@ -83,8 +84,11 @@ MAX_DESIGNER_URL = 4000
 def _gpus(checked: CheckedObject) -> str:
     total = requested_gpus(checked.report.requests)
     if total.denominator == 1:
-        return str(total.numerator) if total else ""
-    return str(float(total))
+        return int_text(total.numerator) if total else ""
+    try:
+        return str(float(total))
+    except OverflowError:
+        return int_text(total.numerator // total.denominator)
 
 
 def _template(checked: CheckedObject) -> dict[str, Any] | None:
@@ -98,7 +102,7 @@ def _times(per_pod: str, pods: int | None) -> str:
     """GPUs of a template times the pods it stands for ("" when either is unknown)."""
     if not per_pod or pods is None:
         return ""
-    return _total([str(Fraction(per_pod) * pods)]) if pods else "0"
+    return _fraction_text(_fraction(per_pod) * pods) if pods else "0"
 
 
 def _admission_row(checked: CheckedObject) -> dict[str, Any] | None:
@@ -350,8 +354,25 @@ def _admission_state(row: dict[str, Any]) -> str:
 
 
 def _total(values: list[str]) -> str:
-    total = sum((Fraction(v) for v in values if v), Fraction(0))
-    return str(total.numerator) if total.denominator == 1 else f"{float(total):g}"
+    total = sum((_fraction(v) for v in values if v), Fraction(0))
+    return _fraction_text(total)
+
+
+def _fraction(text: str) -> Fraction:
+    """A GPU count as stored (digits, or a decimal), also past int()'s 4300 digits (a
+    limit of thousands of digits is a valid quantity)."""
+    if text.isdigit() and len(text) > 4000:
+        return Fraction(int(decimal.Decimal(text)))
+    return Fraction(text)
+
+
+def _fraction_text(total: Fraction) -> str:
+    if total.denominator == 1:
+        return int_text(total.numerator)
+    try:
+        return f"{float(total):g}"
+    except OverflowError:
+        return int_text(total.numerator // total.denominator)
 
 
 def _row_gpus_total(row: dict[str, Any]) -> str:

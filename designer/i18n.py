@@ -13,7 +13,7 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from designer.k8s.core import Message
+from designer.k8s.core import Message, param_value
 
 
 def _param(value: Any) -> Any:
@@ -22,7 +22,7 @@ def _param(value: Any) -> Any:
     value (a quantity, a field path, a resource name) is shown exactly as the engine gives it."""
     if isinstance(value, Message):
         return translate(value)
-    return value
+    return param_value(value)
 
 
 def translate_template(template: str, params: dict[str, Any] | None = None) -> str:
@@ -44,7 +44,8 @@ def message_data(message: Message) -> dict[str, Any]:
     return {
         "template": message.template,
         "params": {
-            k: message_data(v) if isinstance(v, Message) else v for k, v in message.params.items()
+            k: message_data(v) if isinstance(v, Message) else param_value(v)
+            for k, v in message.params.items()
         },
     }
 

@@ -525,3 +525,29 @@ def test_a_pytorchjob_shows_each_replica_type_and_what_has_no_template(client: C
 def test_autoscaled_gpu_templates_count_at_least_their_minimum(client: Client) -> None:
     html = analyze(client, (OPERATOR_EXAMPLES / "kserve__torchserve-v1-gpu.yaml").read_text())
     assert stat(html, "gpus").startswith("at least")
+
+
+@pytest.mark.parametrize("digits", [20, 5000, 20000])
+def test_a_gpu_limit_of_thousands_of_digits_is_counted_not_a_server_error(
+    client: Client, digits: int
+) -> None:
+    """str() of an int past 4300 digits raises in Python: the advice that names the GPU
+    count, the page's GPU totals and the API's JSON write it through decimal."""
+    gpus = "1" * digits
+    text = json.dumps(
+        {
+            "apiVersion": "v1",
+            "kind": "Pod",
+            "metadata": {"name": "p"},
+            "spec": {
+                "containers": [
+                    {"name": "c", "image": "i", "resources": {"limits": {"nvidia.com/gpu": gpus}}}
+                ]
+            },
+        }
+    )
+    page = analyze(client, text)
+    assert gpus in page
+    response = client.post("/api/v1/analyze", text, content_type="application/json")
+    assert response.status_code == 200
+    assert gpus in response.content.decode()

@@ -27,6 +27,8 @@ from designer.k8s.core.messages import (
     Message,
     MessageError,
     gettext_noop,
+    int_text,
+    param_value,
     plain,
 )
 from designer.k8s.core.model import (
@@ -104,6 +106,8 @@ from designer.k8s.core.resources import (
 )
 
 __all__ = [
+    "int_text",
+    "param_value",
     "BINARY_SI",
     "Container",
     "ContainerResourceClaim",

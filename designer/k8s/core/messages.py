@@ -8,7 +8,27 @@ their params apart from the filled-in English: a ``Message``.
 
 from __future__ import annotations
 
+import decimal
 from typing import Any, NamedTuple
+
+# Python refuses str() of an int past 4300 digits (sys.int_max_str_digits); a count read
+# from a quantity of thousands of digits is written through decimal instead.
+_LONG_INT_BITS = 13_000
+
+
+def int_text(n: int) -> str:
+    """str(n), also for an integer past str()'s 4300 digits."""
+    return str(decimal.Decimal(n)) if n.bit_length() > _LONG_INT_BITS else str(n)
+
+
+def param_value(value: Any) -> Any:
+    """A param as a sentence (and JSON) shows it: an integer too long for str() as its
+    digits, a nested Message as its text; anything else as it is."""
+    if isinstance(value, Message):
+        return value.text
+    if type(value) is int and value.bit_length() > _LONG_INT_BITS:  # noqa: E721
+        return int_text(value)
+    return value
 
 
 def gettext_noop(message: str) -> str:
@@ -29,12 +49,10 @@ class Message(NamedTuple):
 
     @property
     def text(self) -> str:
-        return self.template % {
-            k: v.text if isinstance(v, Message) else v for k, v in self.params.items()
-        }
+        return self.template % {k: param_value(v) for k, v in self.params.items()}
 
     def as_dict(self) -> dict[str, Any]:
-        params = {k: v.text if isinstance(v, Message) else v for k, v in self.params.items()}
+        params = {k: param_value(v) for k, v in self.params.items()}
         return {"template": self.template, "params": params, "text": self.text}
 
 
