@@ -135,3 +135,62 @@ def test_items_with_empty_braces_read_as_json_reads_them(items: str) -> None:
     split = split_list(data.encode())
     assert split is not None
     assert split.read(0, len(split.items)) == json.loads(data)["items"]
+
+
+@settings(max_examples=200)
+@given(
+    dump=dumps(),
+    cuts=st.lists(st.integers(0, 10), max_size=3),
+    spacing=st.sampled_from([(", ", ": "), (",", ":")]),
+)
+def test_a_json_dump_on_one_line_reads_the_same_in_slices(
+    dump: dict[str, Any], cuts: list[int], spacing: tuple[str, str]
+) -> None:
+    data = json.dumps(dump, separators=spacing).encode()
+    assert split_list(data) is not None and len(split_list(data).items) == len(dump["items"])
+    assert sliced(data, cuts) == whole(data)["items"]
+
+
+def _line(items: list[Any], **rest: Any) -> bytes:
+    return json.dumps({"apiVersion": "v1", "items": items, "kind": "List", **rest}).encode()
+
+
+POD = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}}
+INNER_LIST = {"apiVersion": "v1", "kind": "List", "metadata": {}, "items": [POD, POD, POD]}
+CUT_WRONG_ON_ONE_LINE = [
+    # A List in the List: its items look like the outer ones.
+    _line([POD, INNER_LIST, POD]),
+    _line([INNER_LIST, POD]),
+    _line([POD, INNER_LIST]),
+    # Items in another key order: no cut before them.
+    _line([POD, {"kind": "Pod", "apiVersion": "v1", "metadata": {}}, POD]),
+    # Both: a wrong cut and a missing one in one text.
+    _line([INNER_LIST, {"kind": "Pod", "apiVersion": "v1", "metadata": {}}, POD]),
+    # A "]" after the items, after a "}" too; a second items key.
+    _line([POD, POD], metadata={"x": [{}]}),
+    _line([POD, POD], metadata={"x": [1]}),
+    _line([POD, POD], items2=[]).replace(b'"items2"', b'"items"'),
+    # Not JSON after all.
+    _line([POD, POD])[:-1],
+    _line([POD, POD]).replace(b'"p"}}, {', b'"p"}}}, {', 1),
+]
+
+
+@pytest.mark.parametrize("data", CUT_WRONG_ON_ONE_LINE)
+@pytest.mark.parametrize("cuts", [[], [1], [1, 2], [2, 3]])
+def test_a_line_the_cut_could_change_reads_as_the_whole_or_not_at_all(
+    data: bytes, cuts: list[int]
+) -> None:
+    docs = read_documents(data)
+    parts = split_list(data)
+    if parts is None:
+        return
+    n = len(parts.items)
+    bounds = sorted({0, n, *(c % (n + 1) for c in cuts)})
+    try:
+        items = [i for a, b in zip(bounds, bounds[1:], strict=False) for i in parts.read(a, b)]
+    except SplitError:
+        return
+    assert len(docs) == 1 and docs[0].error is None
+    assert docs[0].data["items"] == items
+    assert parts.document.data == {**docs[0].data, "items": []}

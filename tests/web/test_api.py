@@ -748,8 +748,10 @@ def dump_of(items: list[dict], layout: str = "yaml") -> str:
     from designer.k8s.manifest import dump_yaml
 
     listing = {"apiVersion": "v1", "items": items, "kind": "List", "metadata": {}}
-    if layout == "compact":  # JSON on one line: the splitter does not cut it
+    if layout == "compact":  # JSON on one line, as a program posts it: cut at its items
         return json.dumps(listing)
+    if layout == "kind first":  # JSON on one line in another key order: not cut
+        return json.dumps({"kind": "List", **listing})
     return dump_yaml(listing) if layout == "yaml" else json.dumps(listing, indent=4)
 
 
@@ -760,12 +762,13 @@ def nested(depth: int) -> dict:
     return value
 
 
-@pytest.mark.parametrize("layout", ["yaml", "json", "compact"])
+@pytest.mark.parametrize("layout", ["yaml", "json", "compact", "kind first"])
 def test_a_dump_checked_on_several_processes_answers_the_same_bytes(
     client: Client, settings, monkeypatch, layout: str
 ) -> None:
     """Over 500 pods a dump's slices are checked on ANALYZE_JOBS processes (a dump of over
-    1 MB the splitter does not cut, JSON on one line, in parts of its items by each worker):
+    1 MB the splitter does not cut, JSON in another key order, in parts of its items by each
+    worker):
     the answer is check_files' document (every input read whole), byte for byte, for any
     number of jobs; a hostile document or a body over the workload budget is refused as
     before."""

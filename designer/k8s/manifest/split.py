@@ -188,7 +188,9 @@ def _split_yaml(data: bytes) -> Cut | None:
 
 def _split_json(data: bytes) -> Cut | None:
     head = _JSON_HEAD.match(data)
-    if head is None or data[head.end() : head.end() + 9] != b"        {":
+    if head is None:
+        return _split_json_line(data)
+    if data[head.end() : head.end() + 9] != b"        {":
         return None
     start = head.end()
     # Cut at each "\n        },\n        {\n": an item keeps its braces ("        {" opens
@@ -213,3 +215,44 @@ def _split_json(data: bytes) -> Cut | None:
     items.append((first, end))
     # "items": [ ... ] becomes "items": ["token"]
     return (data[: start - 2], data[end + len(b"\n    ]") :]), items, True
+
+
+# JSON on one line (as a program posts a dump, or ``jq -c`` writes it): ``{"apiVersion":
+# "v1", "items": [`` then items that each start ``{"apiVersion": ..., "kind": ...,
+# "metadata": {`` (kubectl's order), written with the spacing of the head. A cut is where
+# ``}, `` is followed by such a start; one inside an item (a List in a List) or a boundary
+# not found (an item in another order) only makes a slice read as other items than
+# counted, and the text is read whole (see the module docstring).
+_LINE_HEAD = re.compile(
+    rb'\{"apiVersion"( ?):( ?)"[^"\\]*"( ?),( ?)"items"\1:\2\[(?=\{"apiVersion")'
+)
+_LINE_START = rb'\{"apiVersion"%b:%b"[^"\\]*"%b,%b"kind"%b:%b"[^"\\]*"%b,%b"metadata"%b:%b\{'
+
+
+def _split_json_line(data: bytes) -> Cut | None:
+    head = _LINE_HEAD.match(data)
+    if head is None:
+        return None
+    colon = head.group(1) + b":" + head.group(2)
+    comma = head.group(3) + b"," + head.group(4)
+    g1, g2, g3, g4 = (re.escape(head.group(i)) for i in range(1, 5))
+    start_of_item = re.compile(_LINE_START % (g1, g2, g3, g4, g1, g2, g3, g4, g1, g2))
+    start = head.end()
+    if start_of_item.match(data, start) is None:
+        return None
+    # The items' closing "]": the last one of the text, after an item's "}".
+    end = data.rfind(b"]")
+    if end <= start or data[end - 1 : end] != b"}":
+        return None
+    # Candidates by a literal search (fast), each confirmed by the item's start.
+    separator = b"}" + comma + b'{"apiVersion"' + colon
+    items = []
+    first = start
+    for m in re.compile(re.escape(separator)).finditer(data, start, end):
+        following = m.start() + 1 + len(comma)
+        if start_of_item.match(data, following) is None:
+            continue
+        items.append((first, m.start() + 1))
+        first = following
+    items.append((first, end))
+    return (data[: start - 1], data[end + 1 :]), items, True
