@@ -11,8 +11,7 @@ real dumps do; resources drawn from a few sizes) and prints, best of N runs, sid
   subtracted: the median over the runs), and its peak memory;
 * ``POST /api/v1/analyze`` through Django's test client (no network; a dump's slices on
   ANALYZE_JOBS processes, default the CPUs this process may use; the API takes 20 MB, so a
-  JSON dump over that is sent on one line, which each process reads whole to check its
-  parts of the items);
+  JSON dump over that is sent on one line, and compared with the bare parse of that line);
 
 for the dump where every pod differs, then for one where the pods of each ReplicaSet share
 their template and image (211 templates). Then the speed-up of ``--jobs N`` on 4 files of
@@ -184,8 +183,11 @@ def dump_rows(pods: dict, shape: str, tmp: Path, args: argparse.Namespace) -> li
             )
         body, kind = text, f"application/{fmt.lower()}"
         note = ""
+        reference = fastest
         if len(body.encode()) > API_LIMIT:
-            body, note = json.dumps(pods), " (sent without indentation: the API takes 20 MB)"
+            body, note = json.dumps(pods), " (sent on one line: the API takes 20 MB)"
+            # The bare parse of the text sent (a line parses faster than the indented text).
+            reference = best(lambda b=body: orjson.loads(b), args.runs)
         served = best(lambda b=body, c=kind: api(client, b, c), args.runs)
         jobs_note = f" (ANALYZE_JOBS={settings.ANALYZE_JOBS or default_jobs()})"
         rows.append(
@@ -193,7 +195,7 @@ def dump_rows(pods: dict, shape: str, tmp: Path, args: argparse.Namespace) -> li
                 f"POST /api/v1/analyze{jobs_note}{note}, {what}",
                 served,
                 "s",
-                fastest,
+                reference,
                 name,
                 "<= 1.5",
             )
