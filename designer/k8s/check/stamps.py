@@ -5,8 +5,9 @@ In a ``kubectl get pods -A`` dump most items are ``v1`` Pods whose report anothe
 their ReplicaSet already has (check.memo: the same key, the same report). The long way
 still makes each one a Workload, groups it, asks the operator rules, links its claims,
 applies the namespace's policies and builds a CheckedObject, for an entry that differs from
-the other Pod's only in its header (file ... namespace) and its containers' names: about
-half of checking such a dump, spent on what the key already decided.
+the other Pod's only in its header (file ... namespace) and its containers' names: 6.7 of
+the 24 µs a pod of a 10,000-pod JSON dump took (its parse, the key and the entry's JSON
+are the rest), spent on what the key already decided.
 
 So a Pod item whose key was learned is stamped: its entry is its header and the learned
 shared part (CheckedObject.shared_tail, with its own container names). A key is learned

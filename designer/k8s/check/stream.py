@@ -271,7 +271,7 @@ class CheckStream:
 
     def _units(self) -> list[_Unit]:
         """Every file, or every slice of a file that is a dump, in order. A large input the
-        splitter does not cut (a dump in JSON on one line, in YAML of another layout), when
+        splitter does not cut (a dump in JSON or YAML of another layout), when
         it is the only one (it would be checked whole in this process otherwise), is read
         whole by each worker, which checks its parts of the items: the parse is repeated,
         the rest of the check (about two thirds of it) shared, and this process never holds

@@ -13,7 +13,12 @@ kubectl's layout makes it unambiguous, and every slice is checked:
   reader), and must give exactly its number of items;
 * JSON: kubectl's layout (``{``, 4-space keys, ``"apiVersion"`` then ``"items": [``, one
   item per ``        {`` ... ``        }``). JSON strings hold no raw newline, so a line
-  of 8 spaces and a brace is structure. Each slice is read as ``{"items": [...]}``.
+  of 8 spaces and a brace is structure. Each slice is read as ``{"items": [...]}``;
+* JSON on one line (``{"apiVersion": "v1", "items": [{"apiVersion": ..., "kind": ...,
+  "metadata": {...`` with or without spaces): cut where ``}, `` is followed by an item's
+  start. ``}, {"`` cannot be inside a string (its quote would end it), so a cut is always
+  between two values, at the items' depth or deeper: a deeper one leaves a slice that does
+  not parse or gives another number of items, and the text is read whole.
 
 The text without its items (``items: [<a random token>]``) must read as a mapping whose
 ``items`` is that token: a second ``items`` key (in any spelling), a directive or anything
@@ -83,8 +88,8 @@ class SplitList:
 
 @dataclass(frozen=True)
 class ReadList:
-    """A List document already read whole (a text :func:`split_list` does not cut: JSON on
-    one line, YAML in another layout), handed out a slice of items at a time as a SplitList
+    """A List document already read whole (a text :func:`split_list` does not cut: JSON or
+    YAML in another layout), handed out a slice of items at a time as a SplitList
     does: ``document`` is the List with no items, ``values`` its items as read."""
 
     document: Document
