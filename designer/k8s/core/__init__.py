@@ -5,6 +5,7 @@ sentence of the engine is. Imports nothing else of the engine.
 
 from __future__ import annotations
 
+from designer.k8s.core.cached import cached_property
 from designer.k8s.core.field import (
     ERROR_TYPE_TEXT,
     FieldError,
@@ -106,6 +107,7 @@ from designer.k8s.core.resources import (
 )
 
 __all__ = [
+    "cached_property",
     "int_text",
     "param_value",
     "BINARY_SI",

@@ -14,7 +14,6 @@ fields (the API server refuses the pod anyway; validation shows why).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -27,6 +26,7 @@ from designer.k8s.core import (
     Quantity,
     QuantityError,
     Unreadable,
+    cached_property,
     gettext_noop,
     unreadable_quantities,
 )
@@ -52,7 +52,7 @@ class AdviceContext:
     gpu_count: int
     spec_path: str = "spec"
 
-    @functools.cached_property
+    @cached_property
     def shm(self) -> dict[str, Any] | None:
         """The /dev/shm emptyDir (several rules read it)."""
         return _shm_volume(self.pod)

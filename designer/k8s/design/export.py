@@ -35,7 +35,6 @@ export.
 from __future__ import annotations
 
 import copy
-import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -57,6 +56,7 @@ from designer.k8s.core import (
     Pod,
     Quantity,
     QuantityError,
+    cached_property,
     format_resources,
     gettext_noop,
     go_quote,
@@ -221,14 +221,14 @@ class PodFacts:
             requests = {}
         return cls(pod_manifest, defaulted, requests)
 
-    @functools.cached_property
+    @cached_property
     def gpus(self) -> int:
         """Whole GPUs the pod requests (any GPU resource); 0 when none or unreadable."""
         total = requested_gpus(self.requests)
         whole = int(total) if total.denominator == 1 and total > 0 else 0
         return whole + self.claim_devices
 
-    @functools.cached_property
+    @cached_property
     def cpu_request_missing(self) -> list[int]:
         """Indexes of app containers with no CPU request once defaulted (a limit defaults
         it); none when a pod-level CPU request covers the pod."""
@@ -403,7 +403,7 @@ class _Parts:
         value = self.metadata.get("annotations")
         return value if isinstance(value, dict) else None
 
-    @functools.cached_property
+    @cached_property
     def spec(self) -> dict[str, Any]:
         value = self.pod.get("spec")
         return value if isinstance(value, dict) else {}

@@ -7,7 +7,6 @@ and the scheduler's sums read (and what the report hands on, e.g. to planning).
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +22,7 @@ from designer.k8s.core import (
     Pod,
     Quantity,
     Unreadable,
+    cached_property,
     format_resources,
     unreadable_quantities,
 )
@@ -57,7 +57,7 @@ class PodReport:
         is shared by every pod of a ReplicaSet in a cluster dump; treat it as read-only)."""
         return self._as_dict
 
-    @functools.cached_property
+    @cached_property
     def _as_dict(self) -> dict[str, Any]:
         return {
             "qosClass": self.qos_class,
