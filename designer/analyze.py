@@ -85,10 +85,7 @@ def _gpus(checked: CheckedObject) -> str:
     total = requested_gpus(checked.report.requests)
     if total.denominator == 1:
         return int_text(total.numerator) if total else ""
-    try:
-        return str(float(total))
-    except OverflowError:
-        return int_text(total.numerator // total.denominator)
+    return _fraction_text(total, "")
 
 
 def _template(checked: CheckedObject) -> dict[str, Any] | None:
@@ -366,11 +363,12 @@ def _fraction(text: str) -> Fraction:
     return Fraction(text)
 
 
-def _fraction_text(total: Fraction) -> str:
+def _fraction_text(total: Fraction, spec: str = "g") -> str:
+    """A whole count as its digits, else as a float written with ``spec``."""
     if total.denominator == 1:
         return int_text(total.numerator)
     try:
-        return f"{float(total):g}"
+        return format(float(total), spec)
     except OverflowError:
         return int_text(total.numerator // total.denominator)
 

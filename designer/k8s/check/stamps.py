@@ -17,7 +17,8 @@ entry is the one the long way would give: the report, the operator's (a Pod no o
 owns: read from the pod alone), the claim links (none: the key is never made for a pod with
 claims, and a slice has no DRA objects) and the version notes are the key's. Everything
 else (other kinds, a Pod not keyed, a key not learned yet) goes the long way, in order.
-The differential tests (tests/k8s/test_check_stream.py) compare with check_files.
+The differential tests (tests/k8s/test_check_stamps.py, test_check_stream.py) compare with
+check_files.
 """
 
 from __future__ import annotations
@@ -111,7 +112,7 @@ def check_items(
     workloads = len(items) - len(missed) + len(scan.workloads)
     if max_workloads is not None and workloads > max_workloads:
         return CheckedItems([], scan, workloads, refused=True)
-    long_way = _long_way(file, scan.workloads, version, memos, namespace)
+    long_way = check_long_way(file, scan.workloads, version, memos, namespace)
     if len(stamps) > MEMO_LIMIT:
         stamps.clear()
     # The long way's entries, each item's in its place; the keys their entries teach.
@@ -147,7 +148,7 @@ def check_items(
             again.append((position, item))
     if again:
         scan_again, _counts = find_workloads_of_items(doc, [(first + p, item) for p, item in again])
-        checked = _long_way(file, scan_again.workloads, version, memos, namespace)
+        checked = check_long_way(file, scan_again.workloads, version, memos, namespace)
         for (position, _item), o in zip(again, checked, strict=True):
             out[position] = o.as_dict()
     flat: list[dict[str, Any]] = []
@@ -194,14 +195,15 @@ def _entry(
     return entry
 
 
-def _long_way(
+def check_long_way(
     file: str,
     workloads: list[Any],
     version: ClusterVersion,
     memos: Memos,
     namespace: str | None,
 ) -> list[CheckedObject]:
-    """check_files' check of some workloads of a slice (no policies, no DRA objects)."""
+    """check_files' check of some workloads of a slice of a dump (no policies, no DRA
+    objects: check.stream.links_across sends a dump that holds them whole)."""
     if not workloads:
         return []
     objects: list[CheckedObject] = check_workloads(

@@ -35,18 +35,13 @@ import orjson
 
 from designer.k8s.admission import POLICY_KINDS
 from designer.k8s.apiserver import ClusterVersion, cluster_version
-from designer.k8s.check.admission import apply_policies
-from designer.k8s.check.claims import link_claims
 from designer.k8s.check.manifests import (
-    CheckedObject,
     CheckResult,
     InputError,
     check_files,
-    check_workloads,
 )
 from designer.k8s.check.operators import skipped_entry
-from designer.k8s.check.stamps import Memos, check_items
-from designer.k8s.dra import DraObjects
+from designer.k8s.check.stamps import Memos, check_items, check_long_way
 from designer.k8s.manifest import (
     MAX_INPUT_BYTES,
     Document,
@@ -584,36 +579,25 @@ def _report_items(
     )
     if checked.refused:
         return SliceResult(workloads=checked.workloads)  # refused, unchecked
-    scan = checked.scan
-    errors = [InputError(file, e.document, e.message, e.hostile) for e in scan.errors]
-    return SliceResult(
-        chunks=[checked.entries],
-        errors=[e.as_dict() for e in errors],
-        skipped=[skipped_entry(file, s) for s in scan.skipped],
-        hostile=[e.as_dict() for e in errors if e.hostile],
-        workloads=checked.workloads,
-    )
+    return _slice_result(file, checked.scan, checked.entries, checked.workloads)
 
 
 def _report(
     state: _State, file: str, scan: Any, version: ClusterVersion, namespace: str | None
 ) -> SliceResult:
-    objects: list[CheckedObject] = check_workloads(
-        file,
-        scan.workloads,
-        version,
-        state.memos.memo,
-        state.memos.operator_memo,
-        share_names=True,
-        tails=state.memos.tails,
-    )
-    objects, _dra = link_claims(objects, DraObjects())
-    objects, _reports = apply_policies(objects, [], version=version, namespace=namespace)
+    objects = check_long_way(file, scan.workloads, version, state.memos, namespace)
+    return _slice_result(file, scan, [o.as_dict() for o in objects], len(scan.workloads))
+
+
+def _slice_result(
+    file: str, scan: Any, entries: list[dict[str, Any]], workloads: int
+) -> SliceResult:
+    """The slice's entries (as its one chunk) with what reading it found."""
     errors = [InputError(file, e.document, e.message, e.hostile) for e in scan.errors]
     return SliceResult(
-        chunks=[[o.as_dict() for o in objects]],
+        chunks=[entries],
         errors=[e.as_dict() for e in errors],
         skipped=[skipped_entry(file, s) for s in scan.skipped],
         hostile=[e.as_dict() for e in errors if e.hostile],
-        workloads=len(scan.workloads),
+        workloads=workloads,
     )
