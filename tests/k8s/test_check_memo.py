@@ -226,3 +226,32 @@ def test_objects_built_without_init_have_every_field() -> None:
     assert set(o.workload.__dict__) == {f.name for f in fields(Workload)}
     assert Workload(**o.workload.__dict__) == o.workload
     assert set(o.__dict__) == {f.name for f in fields(type(o))}
+
+
+def test_an_entry_with_an_integer_past_64_bits_gets_its_container_names_back() -> None:
+    """A quota's hard limit past 64 bits is in the entry's admission (orjson cannot write
+    it): the stand-in container names are still replaced, string by string, and the entry
+    is the one checked without sharing names."""
+    import yaml
+
+    from designer.k8s.check import check_files, check_texts
+
+    docs = [
+        {
+            "apiVersion": "v1",
+            "kind": "ResourceQuota",
+            "metadata": {"name": "q"},
+            "spec": {"hard": {"pods": str(2**64)}},
+        },
+        {
+            "apiVersion": "apps/v1",
+            "kind": "Deployment",
+            "metadata": {"name": "d"},
+            "spec": {"template": {"spec": {"containers": [{"name": "app", "image": "x"}]}}},
+        },
+    ]
+    text = yaml.safe_dump_all(docs)
+    shared = check_texts([("in.yaml", text)], kubernetes_version="1.31")
+    own = check_files([("in.yaml", text)], kubernetes_version="1.31").as_dict()
+    assert shared["objects"][0]["admission"] is not None
+    assert shared["objects"] == own["objects"]

@@ -364,10 +364,28 @@ def rename(value: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
     """``value`` (a JSON-ready entry) with the tokens of :func:`canonical` replaced by the
     names they stand for, as a new entry (the shared report's lists are never changed).
     Tokens and names are DNS labels: JSON writes them as they are."""
-    blob = orjson.dumps(value)
+    # Longest first: <TOKEN>1 must not eat the start of <TOKEN>12.
+    tokens = sorted(names, key=len, reverse=True)
+    try:
+        blob = orjson.dumps(value)
+    except TypeError:  # an integer past 64 bits (a quota's hard limit): string by string
+        return _renamed_strings(value, [(t, names[t]) for t in tokens])
     if TOKEN_BYTES not in blob:
         return value
-    # Longest first: <TOKEN>1 must not eat the start of <TOKEN>12.
-    for token in sorted(names, key=len, reverse=True):
+    for token in tokens:
         blob = blob.replace(token.encode(), names[token].encode())
     return orjson.loads(blob)
+
+
+def _renamed_strings(value: Any, pairs: list[tuple[str, str]]) -> Any:
+    """``value`` with every string (keys included) renamed as :func:`rename`'s bytes are."""
+    if isinstance(value, str):
+        if TOKEN in value:
+            for token, name in pairs:
+                value = value.replace(token, name)
+        return value
+    if isinstance(value, dict):
+        return {_renamed_strings(k, pairs): _renamed_strings(v, pairs) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_renamed_strings(v, pairs) for v in value]
+    return value
