@@ -17,7 +17,7 @@ pod by what the checks make of them:
   keeps a ``true`` written in the manifest apart from a valid value).
 
 So two pods with one key get the same report, message for message; the differential test
-(tests/k8s/test_check_memo.py) checks it against a check without sharing.
+(tests/k8s/check/test_check_memo.py) checks it against a check without sharing.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ entry is the one the long way would give: the report, the operator's (a Pod no o
 owns: read from the pod alone), the claim links (none: the key is never made for a pod with
 claims, and a slice has no DRA objects) and the version notes are the key's. Everything
 else (other kinds, a Pod not keyed, a key not learned yet) goes the long way, in order.
-The differential tests (tests/k8s/test_check_stamps.py, test_check_stream.py) compare with
+The differential tests (tests/k8s/check/test_check_stamps.py, test_check_stream.py) compare with
 check_files.
 """
 

@@ -3,7 +3,7 @@
 A pure-Python port of ``k8s.io/apimachinery/pkg/api/resource.Quantity`` as shipped in
 Kubernetes v1.32 (quantity.go, suffix.go, amount.go, math.go, scale_int.go and the
 ``gopkg.in/inf.v0`` decimal it falls back to), checked byte for byte against
-``kubectl`` v1.32 (see tests/k8s/test_quantity_kubectl.py).
+``kubectl`` v1.32 (see tests/k8s/core/test_quantity_kubectl.py).
 
 Go's bugs are part of the contract and are reproduced on purpose:
 

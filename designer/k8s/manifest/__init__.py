@@ -25,7 +25,7 @@ Python value whose JSON form is what that produces:
   first document of a chunk is read (``...`` ends it).
 
 Everything above is checked against the real kubectl in
-tests/k8s/test_manifest_kubectl.py (hundreds of scalars, syntax corner cases
+tests/k8s/manifest/test_manifest_kubectl.py (hundreds of scalars, syntax corner cases
 and 400 random documents; ad hoc runs of 10,000 more found no difference).
 
 Parser choice (why)

@@ -224,7 +224,7 @@ for _type, _representer in (
 # one-line strings, which libyaml writes in one obvious way; for those the text is built here
 # directly. Anything else (a string the emitter might quote or fold, a multi-line string, a
 # huge number, another type) sends the whole object to PyYAML, so the two can never differ:
-# tests/k8s/test_manifest_writer.py checks it with hypothesis, byte for byte.
+# tests/k8s/manifest/test_manifest_writer.py checks it with hypothesis, byte for byte.
 
 
 class _Slow(Exception):

@@ -30,7 +30,7 @@ from designer.k8s.design.roundtrip import object_path, workload_of
 from designer.k8s.manifest import load
 from tests.builders import differences
 
-CRS = Path(__file__).parent / "data" / "operators" / "crs"
+CRS = Path(__file__).parents[1] / "data" / "operators" / "crs"
 FILES = sorted(p.name for p in CRS.glob("*.yaml"))
 
 

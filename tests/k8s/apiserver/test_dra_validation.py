@@ -31,7 +31,7 @@ from designer.k8s.apiserver import (
     validate_resource_claim_update,
 )
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 TABLE = json.loads((DATA / "dra_claim_cases.json").read_text())
 CASES = TABLE["cases"]
 # Not emulated, see designer/k8s/dra/cel.py: cel-cpp has no cost estimator.

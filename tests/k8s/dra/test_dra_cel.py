@@ -18,7 +18,7 @@ from designer.k8s.dra import (
     compile_selector,
 )
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 
 
 def slice_of(name: str) -> ResourceSlice:

@@ -62,13 +62,13 @@ from designer.k8s.design import (
 )
 from designer.k8s.manifest import QuotedStr, dump_yaml_all, read_documents
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 KUBECTL = shutil.which("kubectl")
 K8S_VERSION = "1.37.0"
 WORKLOAD_KEYS = tuple(WORKLOAD_TYPES)
 
 # The core kinds (validated with the Kubernetes schema here); the ML operators' kinds are
-# validated against their CRDs in tests/k8s/test_export_operators.py.
+# validated against their CRDs in tests/k8s/design/test_export_operators.py.
 CORE_KINDS = [k for k in EXPORT_KINDS if k not in OPERATOR_KINDS]
 
 

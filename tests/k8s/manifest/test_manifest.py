@@ -1,7 +1,7 @@
 """designer.k8s.manifest: reading manifests the way kubectl does, and writing them back.
 
 The values expected for unquoted scalars were measured with kubectl v1.32
-(tests/k8s/test_manifest_kubectl.py checks them against the real binary).
+(tests/k8s/manifest/test_manifest_kubectl.py checks them against the real binary).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from designer.k8s.manifest import (
     reader,
 )
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 
 
 def read_one(text: str | bytes) -> Any:

@@ -17,7 +17,7 @@ from designer.k8s.design import RoundTripError, patch_object, template_pod
 from designer.k8s.manifest import dump_yaml_all, load
 from tests.builders import differences
 
-CRS = Path(__file__).parent / "data" / "operators" / "crs"
+CRS = Path(__file__).parents[1] / "data" / "operators" / "crs"
 FILES = sorted(p.name for p in CRS.glob("*.yaml"))
 
 

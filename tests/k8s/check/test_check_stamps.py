@@ -15,7 +15,7 @@ from designer.k8s.apiserver import cluster_version
 from designer.k8s.check import stamps
 from designer.k8s.check.stamps import Memos, check_items
 from designer.k8s.manifest import Document, dump_yaml
-from tests.k8s.test_check_stream import same
+from tests.k8s.check.test_check_stream import same
 
 TEMPLATES = [
     {"limits": {"cpu": "1", "memory": "1Gi"}},

@@ -20,7 +20,7 @@ from designer.k8s.scheduler import (
     with_claims,
 )
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 H100_NODE = "ip-10-0-180-136.ec2.internal"
 
 

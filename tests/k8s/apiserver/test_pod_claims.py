@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from designer.k8s.apiserver import pod_from_parts, validate_pod
 from designer.k8s.core import FieldError, Pod
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 CASES = json.loads((DATA / "dra_pod_claims_cases.json").read_text())["cases"]
 
 # Create-time rules that ValidatePodCreate adds to ValidatePodSpec's errors.

@@ -25,7 +25,7 @@ from designer.k8s.design.crd_schema import (
 )
 from designer.k8s.design.operators import OPERATOR_KINDS
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def design(workload: str, kind: str, **export: Any) -> Design:

@@ -352,7 +352,7 @@ def test_yaml_floats_reach_the_parser_as_go_writes_them(tmp_path: Path) -> None:
 
 
 def test_the_unit_test_tables_hold_what_kubectl_printed(tmp_path: Path) -> None:
-    from tests.k8s.test_quantity import CANONICAL, REJECTED
+    from tests.k8s.core.test_quantity import CANONICAL, REJECTED
 
     values = [text for text, _ in CANONICAL] + [text for text, _ in REJECTED]
     expected = [Verdict(True, stored) for _, stored in CANONICAL]

@@ -210,7 +210,7 @@ def test_the_device_plugin_modes_are_unchanged() -> None:
 
 
 H100 = (
-    __import__("pathlib").Path(__file__).parent / "data" / "resourceslice_h100x8.yaml"
+    __import__("pathlib").Path(__file__).parents[1] / "data" / "resourceslice_h100x8.yaml"
 ).read_text()
 
 
@@ -360,7 +360,7 @@ def test_the_gpu_containers_count_says_it_is_the_claims() -> None:
 
 
 MIG_A100 = (
-    __import__("pathlib").Path(__file__).parent / "data" / "resourceslice_a100_mig.yaml"
+    __import__("pathlib").Path(__file__).parents[1] / "data" / "resourceslice_a100_mig.yaml"
 ).read_text()
 
 

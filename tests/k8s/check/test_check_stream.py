@@ -18,7 +18,7 @@ from designer.k8s.check import check_files, check_texts
 from designer.k8s.check.stream import CheckStream, slice_size
 from designer.k8s.manifest import dump_yaml, split_list
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = sorted((ROOT.parent / "shared" / "crs").glob("*.yaml"))
 DATA = sorted((ROOT / "tests" / "k8s" / "data").rglob("*.yaml"))
 

@@ -5,7 +5,7 @@ MilliValue is 0 (positiveScaleInt64 gives up at the first overflow), so the API 
 accepts it in memory, ephemeral-storage, GPUs and other extended resources alike, and
 refuses it only where the sign or a comparison decides. ``1e9999999999``'s exponent is
 parsed as an int64 and wrapped to int32 (1410065407): the same. kubectl v1.32 stores them
-as ``1e999999999`` and ``10e1410065406`` (tests/k8s/test_quantity_kubectl.py checks the
+as ``1e999999999`` and ``10e1410065406`` (tests/k8s/core/test_quantity_kubectl.py checks the
 printing against the binary).
 """
 
@@ -24,7 +24,7 @@ from designer.k8s.check import check_texts
 from designer.k8s.core import Quantity, go_scaled_value
 from designer.k8s.manifest import read_documents
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 HUGE = ("1e999999999", "1e9999999999")
 
 

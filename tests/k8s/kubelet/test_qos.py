@@ -21,7 +21,7 @@ from designer.k8s.kubelet import (
 from tests.builders import container as ctr
 from tests.builders import pod as make_pod
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 K8S_CASES = json.loads((DATA / "qos_kubernetes_cases.json").read_text())["cases"]
 
 

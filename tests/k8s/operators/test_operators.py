@@ -18,7 +18,7 @@ from designer.k8s.check import check_texts
 from designer.k8s.core import Quantity
 from designer.k8s.manifest import KINDS, TRAINJOB_RECORD, builtin_runtimes, load
 
-DATA = Path(__file__).parent / "data" / "operators"
+DATA = Path(__file__).parents[1] / "data" / "operators"
 CRS = DATA / "crs"
 EXAMPLES = json.loads((DATA / "examples.json").read_text())
 FILES = sorted(p.name for p in CRS.glob("*.yaml"))

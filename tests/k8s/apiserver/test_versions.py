@@ -149,7 +149,7 @@ def test_no_version_keeps_todays_answers() -> None:
 
 
 def test_the_readme_documents_every_difference_with_its_source() -> None:
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text()
     for d in VERSION_DIFFERENCES:
         row = next(
             (line for line in readme.splitlines() if line.startswith(f"| {d.topic} |")), None

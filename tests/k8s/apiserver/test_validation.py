@@ -23,7 +23,7 @@ from designer.k8s.core import (
 )
 from tests.builders import pod_from_spec as make_pod
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 
 DNS_LABEL_MSG = (
     "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "

@@ -11,7 +11,7 @@ import yaml
 
 from designer.k8s.check import check_texts
 
-JOBSET = Path(__file__).parent / "data" / "jobset_dra.yaml"
+JOBSET = Path(__file__).parents[1] / "data" / "jobset_dra.yaml"
 
 TEMPLATE = """\
 apiVersion: resource.k8s.io/v1

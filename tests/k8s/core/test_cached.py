@@ -11,7 +11,7 @@ from pathlib import Path
 
 from designer.k8s.core import cached_property
 
-ENGINE = Path(__file__).resolve().parents[2] / "designer" / "k8s"
+ENGINE = Path(__file__).resolve().parents[3] / "designer" / "k8s"
 
 
 class Slow:
