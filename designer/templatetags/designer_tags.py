@@ -178,3 +178,27 @@ def kubernetes_versions() -> dict[str, str]:
         "first": SUPPORTED_VERSIONS[0],
         "last": SUPPORTED_VERSIONS[-1],
     }
+
+
+# Digits past which a whole number is shown by its first and last digits and its length (a
+# GPU limit of thousands of digits is a valid quantity: written out, it made the Analyze
+# page 72,000 px wide). The full number stays in the element's title.
+LONG_NUMBER_DIGITS = 24
+
+
+@register.filter
+def long_number(value: Any) -> Any:
+    """``value`` as is, or, for a run of more than LONG_NUMBER_DIGITS digits, its first and
+    last digits and how many there are, the whole number in the title."""
+    text = str(value) if isinstance(value, (str, int)) and not isinstance(value, bool) else ""
+    if len(text) <= LONG_NUMBER_DIGITS or not text.isascii() or not text.isdigit():
+        return value
+    count = len(text)
+    digits = ngettext("%(count)s digit", "%(count)s digits", count) % {"count": f"{count:,}"}
+    return format_html(
+        '<span class="long-number" title="{}">{}…{} ({})</span>',
+        text,
+        text[:6],
+        text[-3:],
+        digits,
+    )

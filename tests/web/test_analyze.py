@@ -548,6 +548,11 @@ def test_a_gpu_limit_of_thousands_of_digits_is_counted_not_a_server_error(
     )
     page = analyze(client, text)
     assert gpus in page
+    if digits > 24:
+        # Shown by its ends and its length, the whole number in the title (written out,
+        # 5,000 digits made the page 72,000 px wide).
+        shown = f'<span class="long-number" title="{gpus}">111111…111 ({digits:,} digits)</span>'
+        assert f'data-stat="gpus">{shown}</dd>' in page
     response = client.post("/api/v1/analyze", text, content_type="application/json")
     assert response.status_code == 200
     assert gpus in response.content.decode()
