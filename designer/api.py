@@ -205,7 +205,14 @@ class FieldErrorOut(Schema):
         description="field.ErrorType, e.g. FieldValueInvalid; absent for an operator's "
         "plain-text message",
     )
-    message: str
+    message: str = Field(
+        description="the detail, e.g. must be less than or equal to cpu limit of 1"
+    )
+    text: str = Field(
+        description="the whole sentence after the field, as the API server (or the operator) "
+        'says it and kubectl prints it, e.g. Invalid value: "2": must be less than or equal '
+        "to cpu limit of 1; Required value"
+    )
     origin: str | None = Field(
         default=None,
         description="who refuses it when not the API server's pod validation, e.g. "

@@ -104,6 +104,8 @@ def test_pod_with_errors_exits_1_with_api_server_field_paths() -> None:
         "field": "spec.containers[0].resources.requests",
         "type": "FieldValueInvalid",
         "message": "must be less than or equal to cpu limit of 1",
+        # What kubectl prints after the field (the Status cause's message).
+        "text": 'Invalid value: "2": must be less than or equal to cpu limit of 1',
     } in obj["errors"]
 
 
@@ -270,6 +272,7 @@ def test_a_wrongly_typed_field_is_reported_at_its_path_with_the_type_expected() 
             "field": "metadata.labels[a]",
             "type": "FieldValueTypeInvalid",
             "message": "must be of type string",
+            "text": "Invalid value: array: must be of type string",
         }
     ]
     assert obj["qosClass"] == "Guaranteed"  # cpu and memory can still be read
@@ -342,7 +345,7 @@ def test_a_template_with_errors_makes_check_exit_1() -> None:
     result = podspec("-", stdin=DRA_INPUT % "-1")
     assert result.returncode == 1
     assert (
-        "  error: spec.spec.devices.requests[0].exactly.count: Invalid value: "
+        "  error: spec.spec.devices.requests[0].exactly.count: Invalid value: -1: "
         "must be greater than zero" in result.stdout
     )
 

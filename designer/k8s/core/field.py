@@ -141,7 +141,15 @@ class FieldError:
         return f"{self.field}: {self.body()}"
 
     def as_dict(self) -> dict[str, str]:
-        return {"field": self.field, "type": self.type, "message": self.message}
+        """The JSON entry: ``message`` is the detail, ``text`` the API server's whole
+        sentence after the field (its Status cause's message: ``Invalid value: "2Gi":
+        must be ...``), what kubectl prints after ``<field>: ``."""
+        return {
+            "field": self.field,
+            "type": self.type,
+            "message": self.message,
+            "text": self.body(),
+        }
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,7 @@ class Finding:
         if self.type:
             out["type"] = self.type
         out["message"] = self.text
+        out["text"] = self.body()
         out["origin"] = self.origin
         return out
 

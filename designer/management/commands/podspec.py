@@ -24,7 +24,6 @@ from pydantic import ValidationError
 from designer.cpus import default_jobs
 from designer.k8s.apiserver import DEFAULT_VERSION, SUPPORTED_VERSIONS, pod_from_parts
 from designer.k8s.check import CheckStream, pod_template_manifest
-from designer.k8s.core import ERROR_TYPE_TEXT
 from designer.k8s.design import (
     EXPORT_KINDS,
     WORKLOAD_TYPES,
@@ -375,9 +374,8 @@ def object_lines(obj: dict[str, Any]) -> list[str]:
     for reason in obj["qosReasons"]:
         lines.append(f"  why: {reason}")
     for err in obj["errors"]:
-        # The API server's wording: "Required value", "Invalid value: ...: <detail>".
-        kind = ERROR_TYPE_TEXT.get(err.get("type", ""), err.get("type", ""))
-        detail = f"{kind}: {err['message']}" if kind and err["message"] else kind or err["message"]
+        # The API server's wording: "Required value", 'Invalid value: "2Gi": <detail>'.
+        detail = err["text"]
         origin = f" ({err['origin']})" if err.get("origin") else ""
         lines.append(f"  error: {err['field']}: {detail}{origin}")
     for warning in obj["warnings"]:
@@ -461,9 +459,7 @@ def dra_object_lines(obj: dict[str, Any]) -> list[str]:
         f"{obj['kind']} {name} ({where}): used by {', '.join(users) or 'nothing in the input'}"
     ]
     for err in obj["errors"]:
-        kind = ERROR_TYPE_TEXT.get(err["type"], err["type"])
-        detail = f"{kind}: {err['message']}" if err["message"] else kind
-        lines.append(f"  error: {err['field']}: {detail}")
+        lines.append(f"  error: {err['field']}: {err['text']}")
     for warning in obj["warnings"]:
         lines.append(f"  warning: {warning['field']}: {warning['message']}")
     return lines

@@ -104,6 +104,7 @@ def test_half_gpu_is_refused() -> None:
         "field": "spec.containers[0].resources.limits[nvidia.com/gpu]",
         "type": "FieldValueInvalid",
         "message": "must be an integer",
+        "text": "Invalid value: 500m: must be an integer",
     }
 
 
@@ -584,6 +585,7 @@ def test_unparsable_quantity_is_reported_at_its_path_once() -> None:
             "field": "spec.containers[0].resources.limits[memory]",
             "type": "FieldValueInvalid",
             "message": quantity_error("1 GB"),
+            "text": 'Invalid value: "1 GB": ' + quantity_error("1 GB"),
         }
     ]
     assert str(result.errors[0]).startswith(

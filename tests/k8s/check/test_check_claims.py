@@ -223,6 +223,7 @@ def test_an_invalid_template_is_reported_with_the_api_servers_paths() -> None:
             "field": "spec.spec.devices.requests[0].exactly.count",
             "type": "FieldValueInvalid",
             "message": "must be greater than zero",
+            "text": "Invalid value: -1: must be greater than zero",
         }
     ]
 

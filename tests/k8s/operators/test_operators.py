@@ -163,6 +163,8 @@ def test_the_float_quantity_error_is_the_crd_schemas() -> None:
             "type": "FieldValueTypeInvalid",
             "message": "spec.predictor.tensorflow.resources.requests.cpu in body must be of "
             'type integer,string: "number"',
+            "text": 'Invalid value: "number": spec.predictor.tensorflow.resources.requests.cpu '
+            'in body must be of type integer,string: "number"',
             "origin": "kube-apiserver (CRD schema)",
         }
     ]
@@ -379,6 +381,7 @@ def test_a_pytorchjob_without_a_pytorch_container_is_refused_by_its_webhook() ->
             "field": "spec.pytorchReplicaSpecs[Master].replicas",
             "type": "FieldValueForbidden",
             "message": "must be 1",
+            "text": "Forbidden: must be 1",
             "origin": "Kubeflow Training Operator webhook",
         }
     ]
@@ -387,6 +390,7 @@ def test_a_pytorchjob_without_a_pytorch_container_is_refused_by_its_webhook() ->
             "field": "spec.pytorchReplicaSpecs[Worker].template.spec.containers",
             "type": "FieldValueRequired",
             "message": "must have at least one container with name pytorch",
+            "text": "Required value: must have at least one container with name pytorch",
             "origin": "Kubeflow Training Operator webhook",
         }
     ]
@@ -440,6 +444,7 @@ def test_kai_fraction_with_a_whole_gpu_is_refused_with_kais_message() -> None:
     assert {
         "field": "metadata.annotations[gpu-fraction]",
         "message": "cannot have both GPU fraction request and whole GPU resource request/limit",
+        "text": "cannot have both GPU fraction request and whole GPU resource request/limit",
         "origin": "KAI-Scheduler",
     } in obj["errors"]
 
