@@ -518,3 +518,81 @@ def test_a_dump_checked_whole_writes_the_same_report_for_any_jobs(
         out = podspec("--format", "json", "--jobs", jobs, str(path))
         assert out.stdout == orjson.dumps(expected, option=orjson.OPT_INDENT_2).decode() + "\n"
         assert podspec("--jobs", jobs, str(path)).stdout == format_text(expected) + "\n"
+
+
+WRAPPERS = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: My_Deploy}
+spec:
+  selector: {matchLabels: {app: a}}
+  strategy: {rollingUpdate: {maxSurge: 0, maxUnavailable: 0}}
+  template:
+    metadata: {labels: {app: b}}
+    spec:
+      restartPolicy: Never
+      containers:
+      - name: main
+        image: i
+        resources: {requests: {cpu: 2}, limits: {cpu: 1}}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: j}
+spec:
+  completions: -1
+  template:
+    spec:
+      containers:
+      - name: main
+        image: i
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: fine}
+spec:
+  template:
+    spec:
+      restartPolicy: OnFailure
+      containers:
+      - name: main
+        image: i
+"""
+
+
+def test_a_jobs_own_errors_are_reported() -> None:
+    """A Deployment's and a Job's own errors (beyond their pod template's), where and as
+    the API server says them, in its order: the object's metadata and spec, the template's
+    pod, then the template's restart policy and the strategy."""
+    result = podspec("-", stdin=WRAPPERS)
+    assert result.returncode == 1
+    errors = [line for line in result.stdout.splitlines() if line.startswith("  error: ")]
+    assert errors == [
+        '  error: metadata.name: Invalid value: "My_Deploy": a lowercase RFC 1123 subdomain '
+        "must consist of lower case alphanumeric characters, '-' or '.', and must start and "
+        "end with an alphanumeric character (e.g. 'example.com', regex used for validation "
+        "is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+        '  error: spec.template.metadata.labels: Invalid value: map[string]string{"app":"b"}: '
+        "`selector` does not match template `labels`",
+        '  error: spec.template.spec.containers[0].resources.requests: Invalid value: "2": '
+        "must be less than or equal to cpu limit of 1",
+        '  error: spec.template.spec.restartPolicy: Unsupported value: "Never": '
+        'supported values: "Always"',
+        "  error: spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: "
+        "may not be 0 when `maxSurge` is 0",
+        "  error: spec.completions: Invalid value: -1: must be greater than or equal to 0",
+        '  error: spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", '
+        '"Never"',
+    ]
+    assert result.stdout.rstrip().endswith(
+        "3 workload(s), 2 with errors, 0 without a pod template, 0 unreadable document(s) "
+        "(Kubernetes 1.35)"
+    )
+    # The JSON entry holds them too, and the API the same document.
+    report = json.loads(podspec("--format", "json", "-", stdin=WRAPPERS).stdout)
+    deployment, job, fine = report["objects"]
+    assert [e["field"] for e in job["errors"]] == [
+        "spec.completions",
+        "spec.template.spec.restartPolicy",
+    ]
+    assert fine["errors"] == []

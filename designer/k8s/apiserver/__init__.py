@@ -66,9 +66,11 @@ from designer.k8s.apiserver.workloads import (
     OmitValueError,
     int_or_percent_value,
     is_int,
+    object_errors,
     template_parts,
     template_warnings,
     validate_objects,
+    validate_objects_own,
 )
 
 __all__ = [
@@ -115,7 +117,9 @@ __all__ = [
     "validate_claim_spec",
     "validate_device_class",
     "validate_dra_object",
+    "object_errors",
     "validate_objects",
+    "validate_objects_own",
     "validate_pod",
     "validate_resource_claim",
     "validate_resource_claim_template",

@@ -255,6 +255,15 @@ def _matches(selector: dict[str, Any], labels: dict[str, Any] | None) -> bool:
 
 def validate_deployment(obj: dict[str, Any]) -> list[FieldError]:
     """ValidateDeployment (apps/validation): metadata, then ValidateDeploymentSpec."""
+    before, after = _deployment_own(obj)
+    _spec, meta, pod_spec = template_parts(obj)
+    return before + _pod_template_errors(meta, pod_spec)[0] + after
+
+
+def _deployment_own(obj: dict[str, Any]) -> tuple[list[FieldError], list[FieldError]]:
+    """ValidateDeployment's errors that are not its pod template's: those before the
+    template's (metadata, replicas, selector) and those after (the template's restart
+    policy and deadline, the strategy)."""
     errs = _object_meta(obj.get("metadata"), name_is_dns_subdomain)
     spec, meta, pod_spec = template_parts(obj)
     if "replicas" in spec:
@@ -275,15 +284,14 @@ def validate_deployment(obj: dict[str, Any]) -> list[FieldError]:
         errs.append(
             invalid("spec.template.metadata.labels", go_map(template_labels), MSG_SELECTOR_MISMATCH)
         )
-    template_errors, _ = _pod_template_errors(meta, pod_spec)
-    errs += template_errors
+    after: list[FieldError] = []
     restart = pod_spec.get("restartPolicy") or "Always"  # defaulted before validation
     if restart != "Always":
-        errs.append(not_supported("spec.template.spec.restartPolicy", restart, ["Always"]))
+        after.append(not_supported("spec.template.spec.restartPolicy", restart, ["Always"]))
     if pod_spec.get("activeDeadlineSeconds") is not None:
-        errs.append(forbidden("spec.template.spec.activeDeadlineSeconds", MSG_RS_DEADLINE))
-    errs += _validate_strategy(spec.get("strategy"))
-    return errs
+        after.append(forbidden("spec.template.spec.activeDeadlineSeconds", MSG_RS_DEADLINE))
+    after += _validate_strategy(spec.get("strategy"))
+    return errs, after
 
 
 def _validate_strategy(strategy: Any) -> list[FieldError]:
@@ -320,6 +328,15 @@ def _validate_strategy(strategy: Any) -> list[FieldError]:
 
 def validate_job(obj: dict[str, Any]) -> list[FieldError]:
     """ValidateJob (batch/validation): metadata, validateJobSpec, the Indexed hostname check."""
+    before, after = _job_own(obj)
+    _spec, meta, pod_spec = template_parts(obj)
+    return before + _pod_template_errors(meta, pod_spec)[0] + after
+
+
+def _job_own(obj: dict[str, Any]) -> tuple[list[FieldError], list[FieldError]]:
+    """ValidateJob's errors that are not its pod template's: those before the template's
+    (metadata, the counts, completion mode, pod failure policy, the job-name label) and
+    those after (the template's restart policy, the Indexed hostname)."""
     meta_obj = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
     errs = _object_meta(meta_obj, name_is_dns_subdomain)
     spec, meta, pod_spec = template_parts(obj)
@@ -347,24 +364,23 @@ def validate_job(obj: dict[str, Any]) -> list[FieldError]:
     name = meta_obj.get("name")
     if isinstance(name, str) and len(name) > 63:
         errs.append(invalid("spec.template.labels", name, max_len_error(63)))
-    template_errors, _ = _pod_template_errors(meta, pod_spec)
-    errs += template_errors
+    after: list[FieldError] = []
     restart = pod_spec.get("restartPolicy") or ""
     restart_path = "spec.template.spec.restartPolicy"
     if restart in ("", "Always"):
-        errs.append(required(restart_path, MSG_JOB_RESTART))
+        after.append(required(restart_path, MSG_JOB_RESTART))
     elif restart not in ("OnFailure", "Never"):
-        errs.append(not_supported(restart_path, restart, ["OnFailure", "Never"]))
+        after.append(not_supported(restart_path, restart, ["OnFailure", "Never"]))
     elif policy is not None and restart != "Never":
-        errs.append(invalid(restart_path, restart, MSG_PFP_RESTART))
+        after.append(invalid(restart_path, restart, MSG_PFP_RESTART))
     completions = spec.get("completions")
     if indexed and is_int(completions) and completions > 0 and isinstance(name, str):
         # ValidateJob: pods are named <job>-<index>; the last must be a DNS-1123 label.
         hostname = f"{name}-{completions - 1}"
         if is_dns1123_label(hostname):
             msg = MSG_INDEXED_HOSTNAME.format(hostname=hostname)
-            errs.append(invalid("metadata.name", name, msg))
-    return errs
+            after.append(invalid("metadata.name", name, msg))
+    return errs, after
 
 
 def _validate_pod_failure_policy(policy: Any) -> list[FieldError]:
@@ -564,6 +580,28 @@ VALIDATORS: dict[str, Callable[[dict[str, Any]], list[FieldError]]] = {
 }
 
 
+# The workload kinds whose object the API server validates beyond its pod template.
+OWN_VALIDATORS: dict[str, Callable[[dict[str, Any]], tuple[list[FieldError], list[FieldError]]]] = {
+    "Deployment": _deployment_own,
+    "Job": _job_own,
+}
+
+
+def object_errors(obj: Any) -> tuple[list[FieldError], list[FieldError]]:
+    """The errors the API server gives a workload object (a Deployment, a Job) that are not
+    its pod template's (the pod report gives those, by the same rules): the ones it lists
+    before the template's and the ones after. ``([], [])`` for other kinds."""
+    if not isinstance(obj, dict) or not isinstance(obj.get("kind"), str):
+        return [], []
+    if obj.get("apiVersion") not in OWN_API_VERSIONS.get(obj["kind"], ()):
+        return [], []
+    own = OWN_VALIDATORS.get(obj["kind"])
+    return own(obj) if own is not None else ([], [])
+
+
+OWN_API_VERSIONS = {"Deployment": ("apps/v1",), "Job": ("batch/v1",)}
+
+
 def validate_objects(objects: list[dict[str, Any]]) -> list[tuple[int, FieldError]]:
     """Every object's errors as the API server reports them, with the object's index."""
     out: list[tuple[int, FieldError]] = []
@@ -571,4 +609,19 @@ def validate_objects(objects: list[dict[str, Any]]) -> list[tuple[int, FieldErro
         validator = VALIDATORS.get(str(obj.get("kind"))) if isinstance(obj, dict) else None
         if validator is not None:
             out += [(i, e) for e in validator(obj)]
+    return out
+
+
+def validate_objects_own(objects: list[dict[str, Any]]) -> list[tuple[int, FieldError]]:
+    """validate_objects without the errors of the objects' pod templates (a design's pod
+    report gives those): a Deployment's and a Job's own (object_errors), every error of the
+    other kinds (a Service, an autoscaler, a claim)."""
+    out: list[tuple[int, FieldError]] = []
+    for i, obj in enumerate(objects):
+        kind = obj.get("kind") if isinstance(obj, dict) else None
+        if kind in OWN_VALIDATORS:
+            before, after = object_errors(obj)
+            out += [(i, e) for e in before + after]
+        elif kind != "Pod":
+            out += [(i, e) for _, e in validate_objects([obj])]
     return out

@@ -18,6 +18,7 @@ from designer.k8s.apiserver import (
     ClusterVersion,
     VersionNote,
     cluster_version,
+    object_errors,
     pod_from_parts,
     pod_with_defaults,
 )
@@ -70,15 +71,22 @@ class CheckedObject:
     rename: dict[str, str] | None = None
     # check_workloads' cache of the entries' shared part (see as_dict); None: none.
     tails: dict[Any, Any] | None = field(default=None, compare=False, repr=False)
+    # The API server's errors about the object itself (a Deployment's selector, a Job's
+    # restart policy: apiserver.object_errors), those it lists before the pod template's
+    # and those after; on the object's first template.
+    object_errors: tuple[tuple[FieldError, ...], tuple[FieldError, ...]] = ((), ())
 
     @property
     def errors(self) -> list[FieldError | Finding]:
-        """Every error at its full path: the pod's, then the operator's."""
+        """Every error at its full path: the object's and its pod's, in the API server's
+        order, then the operator's."""
         rewrite = path_rewriter(self.workload.path_map)
         # Fields the operator fills in itself (KServe's image from the ServingRuntime).
         filled = self.workload.facts.get("filled") or ()
         own = [rewrite.error(e) for e in self.report.errors if e.field not in filled]
-        return own + [rewrite.finding(f) for f in (self.operator.errors if self.operator else [])]
+        before, after = self.object_errors
+        extra = self.operator.errors if self.operator else []
+        return [*before, *own, *after, *(rewrite.finding(f) for f in extra)]
 
     @property
     def warnings(self) -> list[FieldWarning | Finding]:
@@ -134,6 +142,7 @@ class CheckedObject:
             or (op is not None and (op.errors or op.warnings or op.notes))
             or w.path_map
             or w.facts
+            or self.object_errors != NO_OBJECT_ERRORS
         ):
             return None
         key = (id(self.report), w.template, w.replicas, w.role, w.found_by)
@@ -168,7 +177,12 @@ class CheckedObject:
             "versionNotes": [n.as_dict() for n in self.version_notes],
         }
         op = self.operator
-        if w.path_map or w.facts.get("filled") or (op and (op.errors or op.warnings)):
+        if (
+            w.path_map
+            or w.facts.get("filled")
+            or (op and (op.errors or op.warnings))
+            or self.object_errors != NO_OBJECT_ERRORS
+        ):
             out["errors"] = [e.as_dict() for e in self.errors]
             out["warnings"] = [x.as_dict() for x in self.warnings]
             out["qosReasons"] = self.qos_reasons
@@ -177,6 +191,8 @@ class CheckedObject:
         out.update((self.links or ClaimLinks()).fields(out["warnings"]))
         return rename(out, self.rename) if self.rename and renamed else out
 
+
+NO_OBJECT_ERRORS: tuple[tuple[FieldError, ...], tuple[FieldError, ...]] = ((), ())
 
 # The keys of an entry that are the object's own (CheckedObject._header); no token of
 # check.memo.canonical can be in them (a manifest cannot guess one).
@@ -487,7 +503,14 @@ def check_workloads(
             if key not in memo or w.kind != "Pod" or (key, i == 0) not in operator_memo:
                 checked[i] = renamed(w, mapping)
         extras = operator_reports(checked, keys, operator_memo)
-        for w, c, k, extra, mapping in zip(group, checked, keys, extras, names, strict=True):
+        # The object's own errors (its kind's validation beyond the pod template), on its
+        # first template: a Pod has none (its report is all of it).
+        first = group[0]
+        before, after = object_errors(first.obj) if first.kind != "Pod" else ((), ())
+        own_errors = (tuple(before), tuple(after)) if before or after else NO_OBJECT_ERRORS
+        for n, (w, c, k, extra, mapping) in enumerate(
+            zip(group, checked, keys, extras, names, strict=True)
+        ):
             report = _shared_report(c, memo, version, k)
             # CheckedObject(file, w, report, operator=extra, rename=mapping, tails=tails),
             # its fields set at once (a frozen dataclass's __init__ sets each through
@@ -506,6 +529,7 @@ def check_workloads(
                     "operator": extra,
                     "rename": mapping,
                     "tails": tails,
+                    "object_errors": own_errors if n == 0 else NO_OBJECT_ERRORS,
                 },
             )
             objects.append(o)

@@ -35,7 +35,7 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
-from designer.k8s.apiserver import validate_objects
+from designer.k8s.apiserver import validate_objects_own
 from designer.k8s.core import Message, Pod, gettext_noop
 from designer.k8s.design.canonical import pod_manifest
 from designer.k8s.design.convert import design_from_pod, design_to_pod
@@ -377,10 +377,9 @@ def _problems(document: dict[str, Any]) -> tuple[list[Finding], list[Finding]]:
     schema's for the vendored operator kinds, and the operators' own rules."""
     errors: list[Finding] = []
     warnings: list[Finding] = []
-    for _i, error in validate_objects([document]):
-        if not error.field.startswith(("spec.template.", "spec.jobTemplate.")):
-            # The pod template's own errors are the design's pod report (same rules).
-            errors.append(Finding.of(error, ""))
+    # The pod template's own errors are the design's pod report (same rules).
+    for _i, error in validate_objects_own([document]):
+        errors.append(Finding.of(error, ""))
     for problem in validate_custom_resource(document) or []:
         errors.append(Finding(problem.field, problem.message, "CRD schema"))
     try:

@@ -17,7 +17,7 @@ from designer.k8s.apiserver import (
     LATEST,
     ClusterVersion,
     VersionNote,
-    validate_objects,
+    validate_objects_own,
     version_notes,
 )
 from designer.k8s.core import FieldError, FieldWarning, Message, Pod, Quantity, format_resources
@@ -143,6 +143,12 @@ class Rendered:
             "versionNotes": [n.as_dict() for n in self.version_notes],
             **(self.namespace.as_dict() if self.namespace else {}),
         }
+
+
+def _problems_of(
+    objects: list[dict[str, Any]], problems: list[tuple[int, Any]]
+) -> list[ObjectProblem]:
+    return [ObjectProblem(i, str(objects[i].get("kind")), p) for i, p in problems]
 
 
 def _own(objects: list[dict[str, Any]], problems: list[tuple[int, Any]]) -> list[ObjectProblem]:
@@ -283,7 +289,7 @@ def render_design(
         objects = claim_objects + export_objects(facts, design.export, design.workload)
         wrapped = kind != "Pod"
         checked = objects if wrapped else claim_objects
-        object_errors = _own(objects, validate_objects(checked))
+        object_errors = _problems_of(objects, validate_objects_own(checked))
         object_warnings = _own(objects, warn_objects(objects)) if wrapped else []
         if kind in OPERATOR_KINDS:
             # An ML operator's object: its CRD schema and its operator's own rules check it,

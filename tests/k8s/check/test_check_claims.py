@@ -283,6 +283,9 @@ def test_the_jobset_dra_example_links_its_claim() -> None:
     # The finder does not read JobSet on this branch yet: its pod template, as a Job.
     jobset = yaml.safe_load(JOBSET.read_text())
     job_spec = jobset["spec"]["replicatedJobs"][0]["template"]["spec"]
+    # JobSet's webhook defaults the restart policy; a Job must set one (the API server
+    # refuses a Job without it: test_podspec's test_a_jobs_own_errors_are_reported).
+    job_spec["template"]["spec"].setdefault("restartPolicy", "OnFailure")
     job = {
         "apiVersion": "batch/v1",
         "kind": "Job",
