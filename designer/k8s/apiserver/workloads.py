@@ -580,10 +580,12 @@ VALIDATORS: dict[str, Callable[[dict[str, Any]], list[FieldError]]] = {
 }
 
 
-# The workload kinds whose object the API server validates beyond its pod template.
-OWN_VALIDATORS: dict[str, Callable[[dict[str, Any]], tuple[list[FieldError], list[FieldError]]]] = {
-    "Deployment": _deployment_own,
-    "Job": _job_own,
+# The workload kinds whose object the API server validates beyond its pod template: the
+# apiVersion it is served at (a CRD kind of the same name is not it) and the validation.
+OwnErrors = Callable[[dict[str, Any]], tuple[list[FieldError], list[FieldError]]]
+OWN_VALIDATORS: dict[str, tuple[str, OwnErrors]] = {
+    "Deployment": ("apps/v1", _deployment_own),
+    "Job": ("batch/v1", _job_own),
 }
 
 
@@ -591,15 +593,11 @@ def object_errors(obj: Any) -> tuple[list[FieldError], list[FieldError]]:
     """The errors the API server gives a workload object (a Deployment, a Job) that are not
     its pod template's (the pod report gives those, by the same rules): the ones it lists
     before the template's and the ones after. ``([], [])`` for other kinds."""
-    if not isinstance(obj, dict) or not isinstance(obj.get("kind"), str):
+    kind = obj.get("kind") if isinstance(obj, dict) else None
+    found = OWN_VALIDATORS.get(kind) if isinstance(kind, str) else None
+    if found is None or obj.get("apiVersion") != found[0]:
         return [], []
-    if obj.get("apiVersion") not in OWN_API_VERSIONS.get(obj["kind"], ()):
-        return [], []
-    own = OWN_VALIDATORS.get(obj["kind"])
-    return own(obj) if own is not None else ([], [])
-
-
-OWN_API_VERSIONS = {"Deployment": ("apps/v1",), "Job": ("batch/v1",)}
+    return found[1](obj)
 
 
 def validate_objects(objects: list[dict[str, Any]]) -> list[tuple[int, FieldError]]:
