@@ -103,6 +103,7 @@ MSG_INT32 = "must be a 32-bit integer"
 _PERCENT_RE = re.compile("^" + PERCENT_FMT + "$")
 INT_RE = re.compile(r"^[+-]?[0-9]+$")
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
 
 def is_int(value: Any) -> bool:
@@ -193,7 +194,8 @@ def template_warnings(obj: dict[str, Any]) -> list[FieldWarning]:
 def _percent_value(value: Any) -> int | None:
     """getPercentValue: the number of a valid percent string, else None."""
     if isinstance(value, str) and _PERCENT_RE.fullmatch(value):
-        return int(value[:-1])
+        # strconv.Atoi, clamped past int64 (Python will not convert past 4,300 digits).
+        return INT64_MAX if len(value) > 20 else min(int(value[:-1]), INT64_MAX)
     return None
 
 
@@ -205,10 +207,14 @@ def int_or_percent_value(value: Any) -> int:
     if is_int(value):
         return value
     if isinstance(value, str):
-        try:
-            return int(value)  # strconv.Atoi; 0 when it is not a number
-        except ValueError:
+        # strconv.Atoi: 0 when it is not a number (Python's int() also takes spaces and
+        # underscores, Go's does not); out of int64, the clamped value with ErrRange, which
+        # IntValue ignores (and Python will not convert past 4,300 digits).
+        if not INT_RE.fullmatch(value):
             return 0
+        if len(value.lstrip("+-")) > 19:
+            return INT64_MIN if value.startswith("-") else INT64_MAX
+        return max(INT64_MIN, min(INT64_MAX, int(value)))
     return 0
 
 

@@ -267,9 +267,14 @@ def job_totals(
 
 
 def _int_or_percent(text: str) -> int | str:
-    """An IntOrString as the form sends it: "3" -> 3, "25%" (or anything else) as typed."""
+    """An IntOrString as the form sends it: "3" -> 3, "25%" (or anything else) as typed.
+    A number of more than 18 digits (past int32 whatever it is; Python will not convert
+    one past 4,300 digits) stays as typed: the API server's check of the field refuses it
+    as a string that is not a percentage, beside the field."""
     text = text.strip()
-    return int(text) if INT_RE.fullmatch(text) else text
+    if INT_RE.fullmatch(text) and len(text.lstrip("+-")) <= 18:
+        return int(text)
+    return text
 
 
 def rollout_values(settings: ExportSettings, gpus: int) -> tuple[int | str, int | str]:

@@ -843,3 +843,34 @@ def test_any_resource_values_give_errors_not_exceptions(
         assert str(error).startswith(error.field + ": ")
     for warning in result.warnings:
         assert "fractional byte value" in warning.message
+
+
+@pytest.mark.parametrize("digits", [19, 25, 5000])
+def test_a_rollout_value_of_many_digits_is_refused_at_its_field(digits: int) -> None:
+    """strconv.Atoi clamps a number past int64 (IntValue ignores ErrRange): a maxSurge of
+    thousands of digits is not 0, and its error is at its field, never Python's own words."""
+    from designer.k8s.apiserver import int_or_percent_value, validate_objects
+
+    big = "1" * digits
+    expected = int(big) if digits <= 19 else 2**63 - 1  # 19 ones fit in an int64
+    assert int_or_percent_value(big) == expected
+    assert int_or_percent_value(big + "%") == expected
+    assert int_or_percent_value("-" + big) == (-expected if digits <= 19 else -(2**63))
+    deployment = {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": "d"},
+        "spec": {
+            "selector": {"matchLabels": {"a": "b"}},
+            "strategy": {"rollingUpdate": {"maxSurge": big, "maxUnavailable": big + "%"}},
+            "template": {
+                "metadata": {"labels": {"a": "b"}},
+                "spec": {"containers": [{"name": "c", "image": "i"}]},
+            },
+        },
+    }
+    fields = [e.field for _, e in validate_objects([deployment])]
+    assert fields == [
+        "spec.strategy.rollingUpdate.maxSurge",
+        "spec.strategy.rollingUpdate.maxUnavailable",
+    ]

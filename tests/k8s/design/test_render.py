@@ -84,3 +84,16 @@ def test_the_api_answer_is_the_json_of_the_rendering() -> None:
     assert answer["qosClass"] == rendered.report.qos_class == "Burstable"
     assert answer["qosReasons"] == [r.text for r in rendered.report.qos.reasons]
     assert answer["errors"] == [] and answer["kind"] == "Job"
+
+
+def test_a_max_surge_of_thousands_of_digits_is_an_error_at_its_field() -> None:
+    """Found by the fuzz test: the export converted it with int() (a ValueError in Python's
+    words past 4,300 digits); it is written as typed and refused beside the field."""
+    from designer.k8s.design import preset_design
+    from designer.k8s.design.render import render_design
+
+    design = preset_design("inference")
+    export = design.export.model_copy(update={"max_surge": "1" * 5000})
+    errors = render_design(design.model_copy(update={"export": export})).as_dict()["errors"]
+    assert [e["field"] for e in errors] == ["spec.strategy.rollingUpdate.maxSurge"]
+    assert "a valid percent string" in errors[0]["text"]
