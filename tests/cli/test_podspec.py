@@ -578,8 +578,8 @@ def test_a_jobs_own_errors_are_reported() -> None:
         "must be less than or equal to cpu limit of 1",
         '  error: spec.template.spec.restartPolicy: Unsupported value: "Never": '
         'supported values: "Always"',
-        "  error: spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: "
-        "may not be 0 when `maxSurge` is 0",
+        "  error: spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "
+        'intstr.IntOrString{Type:0, IntVal:0, StrVal:""}: may not be 0 when `maxSurge` is 0',
         "  error: spec.completions: Invalid value: -1: must be greater than or equal to 0",
         '  error: spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", '
         '"Never"',

@@ -153,6 +153,21 @@ VERSION_DIFFERENCES: tuple[VersionDifference, ...] = (
         "KEP-753; kube_features.go SidecarContainers {1.29 Beta true}, {1.33 GA}",
     ),
     VersionDifference(
+        "statefulset_max_unavailable",
+        gettext_noop("A StatefulSet's spec.updateStrategy.rollingUpdate.maxUnavailable"),
+        "1.35",
+        gettext_noop(
+            "MaxUnavailableStatefulSet is alpha and off: the API server drops the field before "
+            "validation (dropStatefulSetDisabledFields) and updates one pod at a time."
+        ),
+        gettext_noop(
+            "Beta and on by default: the field defaults to 1 and must be a positive number or "
+            "percentage of at most 100%, not 0."
+        ),
+        "KEP-961; kube_features.go MaxUnavailableStatefulSet {1.24 Alpha false}, "
+        "{1.35 Beta true}; pkg/registry/apps/statefulset/strategy.go",
+    ),
+    VersionDifference(
         "cgroup_cpu_weight",
         gettext_noop("cgroup v2 cpu.weight from cpu.shares"),
         "-",
@@ -214,6 +229,10 @@ class ClusterVersion:
     @property
     def qos_requires_pod_level_values(self) -> bool:
         return self.has("qos_ignores_empty_pod_level")
+
+    @property
+    def statefulset_max_unavailable(self) -> bool:
+        return self.has("statefulset_max_unavailable")
 
     @property
     def in_place_resize(self) -> bool:

@@ -506,7 +506,7 @@ def check_workloads(
         # The object's own errors (its kind's validation beyond the pod template), on its
         # first template: a Pod has none (its report is all of it).
         first = group[0]
-        before, after = object_errors(first.obj) if first.kind != "Pod" else ((), ())
+        before, after = object_errors(first.obj, version) if first.kind != "Pod" else ((), ())
         own_errors = (tuple(before), tuple(after)) if before or after else NO_OBJECT_ERRORS
         for n, (w, c, k, extra, mapping) in enumerate(
             zip(group, checked, keys, extras, names, strict=True)

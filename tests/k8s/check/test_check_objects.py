@@ -1,4 +1,5 @@
-"""A Deployment's and a Job's own errors (their kind's validation beyond the pod template):
+"""A workload's own errors (its kind's validation beyond the pod template: Deployment,
+ReplicaSet, StatefulSet, DaemonSet, Job, CronJob):
 the check reports every error the API server's validation of the whole object gives, in its
 order, for any value in the fields it reads, and never raises."""
 
@@ -18,7 +19,8 @@ JSON = st.recursive(
     | st.booleans()
     | st.integers(-3, 200_000)
     | st.sampled_from(["", "a", "Always", "Never", "OnFailure", "Indexed", "NonIndexed", "25%"])
-    | st.sampled_from(["Recreate", "RollingUpdate", "0", "150%", "x_y", "-1"]),
+    | st.sampled_from(["Recreate", "RollingUpdate", "0", "150%", "x_y", "-1", "OnDelete"])
+    | st.sampled_from(["In", "Exists", "matchLabels", "matchExpressions", "*/5 * * * *"]),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text("ab", max_size=2), inner),
     max_leaves=6,
 )
@@ -41,6 +43,17 @@ DEPLOYMENT_FIELDS = [
     ("spec", "template", "spec", "restartPolicy"),
     ("spec", "template", "spec", "activeDeadlineSeconds"),
 ]
+APPS_KINDS = ("Deployment", "ReplicaSet", "StatefulSet", "DaemonSet")
+CRONJOB_FIELDS = [
+    ("metadata", "name"),
+    ("spec", "schedule"),
+    ("spec", "timeZone"),
+    ("spec", "concurrencyPolicy"),
+    ("spec", "jobTemplate", "spec", "completions"),
+    ("spec", "jobTemplate", "spec", "selector"),
+    ("spec", "jobTemplate", "spec", "template", "spec", "restartPolicy"),
+    ("spec", "successfulJobsHistoryLimit"),
+]
 JOB_FIELDS = [
     ("metadata", "name"),
     ("spec", "parallelism"),
@@ -54,32 +67,35 @@ JOB_FIELDS = [
 
 
 def _object(kind: str, values: list[Any]) -> dict[str, Any]:
-    api_version = "apps/v1" if kind == "Deployment" else "batch/v1"
+    api_version = "apps/v1" if kind in APPS_KINDS else "batch/v1"
+    template = {
+        "metadata": {"labels": {"app": "a"}},
+        "spec": {
+            "restartPolicy": "Always" if kind in APPS_KINDS else "Never",
+            "containers": [{"name": "main", "image": "i"}],
+        },
+    }
+    spec: dict[str, Any] = {"template": template}
+    if kind in APPS_KINDS:
+        spec["selector"] = {"matchLabels": {"app": "a"}}
+    if kind == "CronJob":
+        spec = {"schedule": "*/5 * * * *", "jobTemplate": {"spec": spec}}
     obj: dict[str, Any] = {
         "apiVersion": api_version,
         "kind": kind,
         "metadata": {"name": "w"},
-        "spec": {
-            "selector": {"matchLabels": {"app": "a"}},
-            "template": {
-                "metadata": {"labels": {"app": "a"}},
-                "spec": {
-                    "restartPolicy": "Never" if kind == "Job" else "Always",
-                    "containers": [{"name": "main", "image": "i"}],
-                },
-            },
-        },
+        "spec": spec,
     }
-    fields = DEPLOYMENT_FIELDS if kind == "Deployment" else JOB_FIELDS
+    fields = {"Job": JOB_FIELDS, "CronJob": CRONJOB_FIELDS}.get(kind, DEPLOYMENT_FIELDS)
     for path, value in zip(fields, values, strict=False):
         _set(obj, path, value)
     return obj
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=600, deadline=None)
 @given(
-    st.sampled_from(["Deployment", "Job"]),
-    st.lists(MAYBE, min_size=len(DEPLOYMENT_FIELDS), max_size=len(JOB_FIELDS)),
+    st.sampled_from([*APPS_KINDS, "Job", "CronJob"]),
+    st.lists(MAYBE, min_size=len(JOB_FIELDS), max_size=len(JOB_FIELDS)),
 )
 def test_the_check_reports_the_objects_own_errors_in_the_api_servers_order(
     kind: str, values: list[Any]
@@ -94,8 +110,8 @@ def test_the_check_reports_the_objects_own_errors_in_the_api_servers_order(
         assert entry["errors"] == [e.as_dict() for _, e in validate_objects([obj])]
 
 
-def test_a_valid_deployment_and_job_have_no_errors_of_their_own() -> None:
-    for kind in ("Deployment", "Job"):
+def test_valid_workloads_have_no_errors_of_their_own() -> None:
+    for kind in (*APPS_KINDS, "Job", "CronJob"):
         assert object_errors(_object(kind, [])) == ([], [])
 
 

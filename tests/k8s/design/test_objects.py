@@ -763,9 +763,11 @@ TABLE = [
         [
             (
                 0,
-                "spec.selector: Invalid value: &LabelSelector{MatchLabels:map[string]string{},"
-                "MatchExpressions:[]LabelSelectorRequirement{},}: empty selector is invalid for "
-                "deployment",
+                # The *LabelSelector is dereferenced and printed as %#v (its String()
+                # has a pointer receiver), as users have reported it.
+                "spec.selector: Invalid value: v1.LabelSelector{MatchLabels:"
+                "map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: "
+                "empty selector is invalid for deployment",
             ),
         ],
     ),
@@ -800,8 +802,8 @@ TABLE = [
         [
             (
                 0,
-                "spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when "
-                "`maxSurge` is 0",
+                "spec.strategy.rollingUpdate.maxUnavailable: Invalid value: intstr.IntOrString"
+                '{Type:0, IntVal:0, StrVal:""}: may not be 0 when `maxSurge` is 0',
             ),
         ],
     ),
@@ -812,8 +814,8 @@ TABLE = [
         [
             (
                 0,
-                "spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0%: may not be 0 when "
-                "`maxSurge` is 0",
+                "spec.strategy.rollingUpdate.maxUnavailable: Invalid value: intstr.IntOrString"
+                '{Type:1, IntVal:0, StrVal:"0%"}: may not be 0 when `maxSurge` is 0',
             ),
         ],
     ),
@@ -823,11 +825,15 @@ TABLE = [
         {"max_surge": "abc", "max_unavailable": "150%"},
         [],
         [
-            (0, f"spec.strategy.rollingUpdate.maxSurge: Invalid value: abc: {PERCENT}"),
             (
                 0,
-                "spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 150%: must not be "
-                "greater than 100%",
+                "spec.strategy.rollingUpdate.maxSurge: Invalid value: intstr.IntOrString"
+                f'{{Type:1, IntVal:0, StrVal:"abc"}}: {PERCENT}',
+            ),
+            (
+                0,
+                "spec.strategy.rollingUpdate.maxUnavailable: Invalid value: intstr.IntOrString"
+                '{Type:1, IntVal:0, StrVal:"150%"}: must not be greater than 100%',
             ),
         ],
     ),
