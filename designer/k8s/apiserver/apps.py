@@ -221,6 +221,38 @@ def replicaset_own(obj: dict[str, Any], version: ClusterVersion = LATEST) -> Err
     return errs, _always_restart(pod_spec, "ReplicaSet")
 
 
+# --- ReplicationController (core/v1) -----------------------------------------------------
+
+
+def replicationcontroller_own(obj: dict[str, Any], version: ClusterVersion = LATEST) -> ErrorPair:
+    """ValidateReplicationController (core validation): metadata, minReadySeconds, a
+    non-empty selector (a map; SetDefaults_ReplicationController copies the template's labels
+    into an empty one), replicas, the selector against the template's labels, then after the
+    template its restart policy and deadline."""
+    spec, meta, pod_spec = template_parts(obj)
+    labels = meta.get("labels") if isinstance(meta.get("labels"), dict) else None
+    metadata = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    if labels and not metadata.get("labels"):
+        metadata = {**metadata, "labels": labels}  # defaulted from the template too
+    errs = object_meta(metadata, name_is_dns_subdomain)
+    errs += nonnegative(_spec_int(spec, "minReadySeconds", 0), "spec.minReadySeconds")
+    selector = spec.get("selector")
+    selector = selector if isinstance(selector, dict) and selector else labels
+    if not selector:
+        errs.append(required("spec.selector"))
+    if "replicas" in spec:
+        errs += nonnegative(spec.get("replicas"), "spec.replicas")
+    if not isinstance(spec.get("template"), dict):
+        errs.append(required("spec.template"))
+        return errs, []
+    if selector:
+        wanted = {str(k): str(v) for k, v in selector.items()}
+        have = {str(k): str(v) for k, v in (labels or {}).items()}
+        if any(have.get(k) != v for k, v in wanted.items()):
+            errs.append(_mismatch(meta))
+    return errs, _always_restart(pod_spec, "ReplicationController")
+
+
 # --- StatefulSet ---------------------------------------------------------------------------
 
 
@@ -381,6 +413,16 @@ def validate_replicaset(obj: dict[str, Any], version: ClusterVersion = LATEST) -
     """ValidateReplicaSet, as validate_deployment."""
     before, after = replicaset_own(obj, version)
     return before + (_pod_template(obj) if _template_checked(obj) else []) + after
+
+
+def validate_replicationcontroller(
+    obj: dict[str, Any], version: ClusterVersion = LATEST
+) -> list[FieldError]:
+    """ValidateReplicationController: its own errors around its pod template's."""
+    before, after = replicationcontroller_own(obj, version)
+    if not isinstance(template_parts(obj)[0].get("template"), dict):
+        return before + after
+    return before + _pod_template(obj) + after
 
 
 def validate_statefulset(obj: dict[str, Any], version: ClusterVersion = LATEST) -> list[FieldError]:

@@ -21,10 +21,12 @@ from designer.k8s.apiserver.apps import (
     daemonset_own,
     deployment_own,
     replicaset_own,
+    replicationcontroller_own,
     statefulset_own,
     validate_daemonset,
     validate_deployment,
     validate_replicaset,
+    validate_replicationcontroller,
     validate_statefulset,
 )
 from designer.k8s.apiserver.batch import cronjob_own, job_own, validate_cronjob, validate_job
@@ -245,6 +247,7 @@ VALIDATORS: dict[str, Callable[[dict[str, Any]], list[FieldError]]] = {
     "Pod": validate_pod_object,
     "Deployment": validate_deployment,
     "ReplicaSet": validate_replicaset,
+    "ReplicationController": validate_replicationcontroller,
     "StatefulSet": validate_statefulset,
     "DaemonSet": validate_daemonset,
     "Job": validate_job,
@@ -262,6 +265,7 @@ OwnErrors = Callable[[dict[str, Any], ClusterVersion], tuple[list[FieldError], l
 OWN_VALIDATORS: dict[str, tuple[str, OwnErrors]] = {
     "Deployment": ("apps/v1", deployment_own),
     "ReplicaSet": ("apps/v1", replicaset_own),
+    "ReplicationController": ("v1", replicationcontroller_own),
     "StatefulSet": ("apps/v1", statefulset_own),
     "DaemonSet": ("apps/v1", daemonset_own),
     "Job": ("batch/v1", job_own),

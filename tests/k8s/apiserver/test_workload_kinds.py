@@ -332,3 +332,31 @@ def test_statefulset_max_unavailable_follows_the_version() -> None:
     # Alpha and off before 1.35: the API server drops the field and accepts the object.
     before, after = object_errors(obj, cluster_version("1.34"))
     assert before + after == []
+
+
+def test_a_replication_controller() -> None:
+    obj = {
+        "apiVersion": "v1",
+        "kind": "ReplicationController",
+        "metadata": {"name": "web"},
+        "spec": {"template": _template()},
+    }
+    # SetDefaults_ReplicationController: the selector (and labels) from the template's labels.
+    assert _lines(obj) == []
+    assert validate_objects([obj]) == []
+    obj["spec"].update(selector={"app": "api"}, replicas=-2)
+    obj["spec"]["template"]["spec"]["restartPolicy"] = "OnFailure"
+    assert _lines(obj) == [
+        "spec.replicas: Invalid value: -2: must be greater than or equal to 0",
+        'spec.template.metadata.labels: Invalid value: map[string]string{"app":"web"}: '
+        "`selector` does not match template `labels`",
+        'spec.template.spec.restartPolicy: Unsupported value: "OnFailure": supported values: '
+        '"Always"',
+    ]
+    unlabelled = {
+        "apiVersion": "v1",
+        "kind": "ReplicationController",
+        "metadata": {"name": "web"},
+        "spec": {"template": _template(labels={})},
+    }
+    assert _lines(unlabelled) == ["spec.selector: Required value"]
