@@ -462,17 +462,38 @@ def _uid_shown(text: Unquoted) -> Unquoted:
 
 
 def _generated_selector(spec: dict[str, Any], meta: dict[str, Any], name: Any) -> list[FieldError]:
-    """validateGeneratedSelector: a selector the user gave (without manualSelector) must still
+    """validateGeneratedSelector: the template's generated labels (a label of the same key the
+    user wrote is kept, and must have the Job's value), then the selector, which must still
     select the Job's own pods (its uid and name)."""
+    job_name = name if isinstance(name, str) else ""
+    user_labels = meta.get("labels") if isinstance(meta.get("labels"), dict) else {}
+    labels = {**_generated_labels(name), **user_labels}
+    errs: list[FieldError] = []
+    expected = (
+        (UID_LABELS[0], _UID),
+        (JOB_NAME_LABELS[0], job_name),
+        (UID_LABELS[1], _UID),
+        (JOB_NAME_LABELS[1], job_name),
+    )
+    for key, value in expected:
+        if labels.get(key) != value:
+            shown = UID_STAND_IN if value == _UID else value
+            errs.append(
+                invalid(
+                    f"spec.template.metadata.labels[{key}]",
+                    _uid_shown(go_map(labels)),
+                    f"must be '{shown}'",
+                )
+            )
     selector = spec.get("selector")
     if not isinstance(selector, dict):
-        return []
+        return errs
     generated = _generated(selector)
     matcher = selector_matcher(generated)
     if matcher is not None and not matcher(_generated_labels(name)):
         shown = _uid_shown(go_label_selector(generated))
-        return [invalid("spec.selector", shown, "`selector` not auto-generated")]
-    return []
+        errs.append(invalid("spec.selector", shown, "`selector` not auto-generated"))
+    return errs
 
 
 # --- CronJob ---------------------------------------------------------------------------------

@@ -360,3 +360,14 @@ def test_a_replication_controller() -> None:
         "spec": {"template": _template(labels={})},
     }
     assert _lines(unlabelled) == ["spec.selector: Required value"]
+
+
+def test_a_jobs_template_labels_that_the_api_server_sets() -> None:
+    obj = _job()
+    obj["spec"]["template"]["metadata"]["labels"]["batch.kubernetes.io/job-name"] = "other"
+    assert _lines(obj) == [
+        "spec.template.metadata.labels[batch.kubernetes.io/job-name]: Invalid value: "
+        'map[string]string{"app":"web", "batch.kubernetes.io/controller-uid":"<uid>", '
+        '"batch.kubernetes.io/job-name":"other", "controller-uid":"<uid>", '
+        '"job-name":"train"}: must be \'train\''
+    ]
