@@ -30,6 +30,7 @@ from typing import Any
 
 from designer.k8s.apiserver.fields import (
     MSG_SELECTOR_MISMATCH,
+    int32_errors,
     int_or_percent_value,
     iostr,
     nonnegative,
@@ -154,16 +155,19 @@ def deployment_own(obj: dict[str, Any], version: ClusterVersion = LATEST) -> Err
         errs += nonnegative(spec.get("replicas"), "spec.replicas")
     errs += _required_selector(spec, "deployment")
     errs += _template_selector(spec, meta, MSG_INVALID_SELECTOR)
-    after = _always_restart(pod_spec, "ReplicaSet")
+    # ValidatePodTemplateSpecForReplicaSet (the restart policy and deadline too) runs only
+    # when the selector converts.
+    converts = selector_matcher(spec.get("selector")) is not None
+    after = _always_restart(pod_spec, "ReplicaSet") if converts else []
     after += _validate_strategy(spec.get("strategy"))
     min_ready = _spec_int(spec, "minReadySeconds", 0)
     after += nonnegative(min_ready, "spec.minReadySeconds")
     if spec.get("revisionHistoryLimit") is not None:
         after += nonnegative(spec["revisionHistoryLimit"], "spec.revisionHistoryLimit")
     deadline = _spec_int(spec, "progressDeadlineSeconds", DEFAULT_PROGRESS_DEADLINE)
-    deadline_errs = nonnegative(deadline, "spec.progressDeadlineSeconds")
-    after += deadline_errs
-    if not deadline_errs and _numbers(deadline, min_ready) and deadline <= min_ready:
+    after += nonnegative(deadline, "spec.progressDeadlineSeconds")
+    decoded = not int32_errors(deadline, "") and not int32_errors(min_ready, "")
+    if decoded and _numbers(deadline, min_ready) and deadline <= min_ready:
         after.append(invalid("spec.progressDeadlineSeconds", deadline, MSG_PROGRESS_DEADLINE))
     return errs, after
 
@@ -218,6 +222,8 @@ def replicaset_own(obj: dict[str, Any], version: ClusterVersion = LATEST) -> Err
     errs += nonnegative(_spec_int(spec, "minReadySeconds", 0), "spec.minReadySeconds")
     errs += _required_selector(spec, "deployment")
     errs += _template_selector(spec, meta, MSG_INVALID_SELECTOR)
+    if selector_matcher(spec.get("selector")) is None:
+        return errs, []  # the template is not checked (see deployment_own)
     return errs, _always_restart(pod_spec, "ReplicaSet")
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from designer.k8s.apiserver.cron import load_location, parse_standard
+from designer.k8s.apiserver.cron import atoi, load_location, parse_standard
 from designer.k8s.apiserver.fields import (
     MSG_SELECTOR_MISMATCH,
     OmitValueError,
@@ -100,10 +100,36 @@ def _go_int32s(values: list[Any]) -> Unquoted:
 # --- the Job's spec, at a path (a Job's "spec", a CronJob's "spec.jobTemplate.spec") ----------
 
 
+def job_defaults(spec: dict[str, Any]) -> dict[str, Any]:
+    """SetDefaults_Job (a Job's, not a CronJob's job template's): completions and parallelism
+    1 when both are unset, parallelism 1, an onPodConditions pattern's status True."""
+    spec = dict(spec)
+    if spec.get("completions") is None and spec.get("parallelism") is None:
+        spec["completions"] = 1
+    if spec.get("parallelism") is None:
+        spec["parallelism"] = 1
+    policy = spec.get("podFailurePolicy")
+    rules = policy.get("rules") if isinstance(policy, dict) else None
+    if isinstance(rules, list):
+        defaulted = []
+        for rule in rules:
+            patterns = rule.get("onPodConditions") if isinstance(rule, dict) else None
+            if isinstance(patterns, list):
+                patterns = [
+                    {**p, "status": "True"} if isinstance(p, dict) and not p.get("status") else p
+                    for p in patterns
+                ]
+                rule = {**rule, "onPodConditions": patterns}
+            defaulted.append(rule)
+        spec["podFailurePolicy"] = {**policy, "rules": defaulted}
+    return spec
+
+
 def job_spec_errors(
-    spec: dict[str, Any], pod_spec: dict[str, Any], at: str
+    spec: dict[str, Any], pod_spec: dict[str, Any], at: str, *, managed_by: bool = True
 ) -> tuple[list[FieldError], list[FieldError]]:
-    """validateJobSpec: the errors before the pod template's and the restart policy's after."""
+    """validateJobSpec: the errors before the pod template's and the restart policy's after
+    (``managed_by``: the field is kept; the Job strategy drops it where JobManagedBy is off)."""
     errs: list[FieldError] = []
     for name in ("parallelism", "completions", "activeDeadlineSeconds", "backoffLimit"):
         if spec.get(name) is not None:
@@ -119,16 +145,16 @@ def job_spec_errors(
             errs.append(
                 required(f"{at}.backoffLimitPerIndex", "when maxFailedIndexes is specified")
             )
-    managed_by = spec.get("managedBy")
-    if isinstance(managed_by, str):
-        errs += _domain_prefixed_path(f"{at}.managedBy", managed_by)
-        if len(managed_by) > MAX_MANAGED_BY:
+    managed = spec.get("managedBy") if managed_by else None
+    if isinstance(managed, str):
+        errs += _domain_prefixed_path(f"{at}.managedBy", managed)
+        if len(managed) > MAX_MANAGED_BY:
             errs.append(
                 FieldError(
                     f"{at}.managedBy",
                     "FieldValueTooLong",
                     f"may not be longer than {MAX_MANAGED_BY}",  # TooLongMaxLength
-                    managed_by,
+                    managed,
                 )
             )
     mode = spec.get("completionMode")
@@ -311,11 +337,12 @@ def _exit_codes(codes: Any, path: str, names: set[Any]) -> list[FieldError]:
     if container is not None and container not in names:
         msg = "must be one of the container or initContainer names in the pod template"
         errs.append(invalid(child(path, "containerName"), container, msg))
-    values = codes.get("values")
-    values = values if isinstance(values, list) else []
+    given = codes.get("values")
+    values = given if isinstance(given, list) else []
     values_path = child(path, "values")
     if not values:
-        errs.append(invalid(values_path, _go_int32s([]), "at least one value is required"))
+        shown = _go_int32s([]) if isinstance(given, list) else Unquoted("[]int32(nil)")
+        errs.append(invalid(values_path, shown, "at least one value is required"))
     elif len(values) > MAX_EXIT_CODES:
         errs.append(_too_many(values_path, len(values), MAX_EXIT_CODES))
     seen: set[Any] = set()
@@ -372,6 +399,17 @@ def _success_policy(policy: Any, completions: int, path: str) -> list[FieldError
         if count is None and indexes is None:
             msg = "at least one of succeededCount or succeededIndexes must be specified"
             errs.append(required(where, msg))
+        total = 0
+        if isinstance(indexes, str):
+            indexes_path = child(where, "succeededIndexes")
+            if len(indexes) > MAX_SUCCEEDED_INDEXES:
+                message = f"must have at most {MAX_SUCCEEDED_INDEXES} bytes"  # field.TooLong
+                errs.append(FieldError(indexes_path, "FieldValueTooLong", message, ""))
+            total, err = indexes_format(indexes, completions)
+            if err is not None:
+                errs.append(
+                    invalid(indexes_path, indexes, f"error parsing succeededIndexes: {err}")
+                )
         if count is not None:
             count_path = child(where, "succeededCount")
             errs += nonnegative(count, count_path)
@@ -381,7 +419,58 @@ def _success_policy(policy: Any, completions: int, path: str) -> list[FieldError
                     "(the number of specified completions)"
                 )
                 errs.append(invalid(count_path, count, msg))
+            if isinstance(indexes, str) and is_int(count) and count > total:
+                msg = (
+                    f"must be less than or equal to {total} "
+                    "(the number of indexes in the specified succeededIndexes field)"
+                )
+                errs.append(invalid(count_path, count, msg))
     return errs
+
+
+MAX_SUCCEEDED_INDEXES = 64 * 1024  # maxJobSuccessPolicySucceededIndexesLimit
+
+
+def indexes_format(text: str, completions: int) -> tuple[int, str | None]:
+    """validateIndexesFormat: the number of indexes in ``"1,3-5"``, or the parse error."""
+    if not text:
+        return 0, None
+    last: int | None = None
+    total = 0
+    for interval in text.split(","):
+        first, end, err = _index_interval(interval, completions)
+        if err is not None:
+            return 0, err
+        if last is not None and last >= first:
+            return 0, f"non-increasing order, previous: {last}, current: {first}"
+        total += end - first + 1
+        last = end
+    return total, None
+
+
+def _index_interval(text: str, completions: int) -> tuple[int, int, str | None]:
+    """parseIndexInterval."""
+    limits = text.split("-")
+    if len(limits) > 2:
+        return (
+            0,
+            0,
+            (
+                f"the fragment {go_quote(text)} violates the requirement that an index interval "
+                "can have at most two parts separated by '-'"
+            ),
+        )
+    values = []
+    for part in limits:
+        number, err = atoi(part)
+        if err is not None or number is None:
+            return 0, 0, f"cannot convert string to integer for index: {go_quote(part)}"
+        if number >= completions:
+            return 0, 0, f"too large index: {go_quote(part)}"
+        values.append(number)
+    if len(values) == 2 and values[0] >= values[1]:
+        return 0, 0, f"non-increasing order, previous: {values[0]}, current: {values[1]}"
+    return values[0], values[-1], None
 
 
 # --- Job -------------------------------------------------------------------------------------
@@ -392,17 +481,26 @@ def job_own(obj: dict[str, Any], version: ClusterVersion = LATEST) -> ErrorPair:
     (metadata, the generated selector, the spec's fields, the job-name label) and those after
     (the template's restart policy, the selector, the Indexed hostname)."""
     meta_obj = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
-    errs = object_meta(meta_obj, name_is_dns_subdomain)
     spec, meta, pod_spec = template_parts(obj)
+    spec = job_defaults(spec)
     name = meta_obj.get("name")
     manual = spec.get("manualSelector") is True
+    template_labels = meta.get("labels") if isinstance(meta.get("labels"), dict) else None
+    if template_labels is not None and not meta_obj.get("labels"):
+        # SetDefaults_Job: the Job's labels are its template's (the same map, to which
+        # generateSelector then adds the job-name and controller-uid labels).
+        shared = template_labels if manual else {**_generated_labels(name), **template_labels}
+        meta_obj = {**meta_obj, "labels": shared}
+    errs = object_meta(meta_obj, name_is_dns_subdomain)
     if not manual:
         errs += _generated_selector(spec, meta, name)
-    before, after = job_spec_errors(spec, pod_spec, "spec")
+    before, after = job_spec_errors(
+        spec, pod_spec, "spec", managed_by=version.has("job_managed_by")
+    )
     errs += before
     # ValidatePodTemplateSpec: the strategy has already added the job-name labels, whose
     # value is the Job's name (at most 63 characters as a label value).
-    if isinstance(name, str) and len(name) > 63:
+    if not manual and isinstance(name, str) and len(name) > 63:
         errs.append(invalid("spec.template.labels", name, max_len_error(63)))
     # ValidateJobSpec's selector: the user's (manualSelector) or the generated one, which
     # the template's generated labels match.

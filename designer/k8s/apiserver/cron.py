@@ -172,11 +172,23 @@ def _descriptor(spec: str) -> None:
 _UNITS = {"ns", "us", "µs", "μs", "ms", "s", "m", "h"}
 
 
+def time_quote(text: str) -> str:
+    """The time package's quote: non-ASCII and control bytes as ``\\xNN``, not strconv's."""
+    out = ['"']
+    for ch in text:
+        if ord(ch) >= 0x80 or ord(ch) < 0x20:
+            out += [f"\\x{b:02x}" for b in ch.encode("utf-8", "surrogatepass")]
+        else:
+            out.append("\\" + ch if ch in '"\\' else ch)
+    out.append('"')
+    return "".join(out)
+
+
 def parse_duration(text: str) -> str | None:
     """time.ParseDuration: None when ``text`` is a duration, else the error's text (the
     overflow checks aside: a duration past 290 years is refused as Go refuses it)."""
     original = text
-    bad = f"time: invalid duration {go_quote(original)}"
+    bad = f"time: invalid duration {time_quote(original)}"
     if text[:1] in ("-", "+"):
         text = text[1:]
     if text == "0":
@@ -195,9 +207,9 @@ def parse_duration(text: str) -> str | None:
         assert unit is not None
         name = unit.group(0)
         if not name:
-            return f"time: missing unit in duration {go_quote(original)}"
+            return f"time: missing unit in duration {time_quote(original)}"
         if name not in _UNITS:
-            return f"time: unknown unit {go_quote(name)} in duration {go_quote(original)}"
+            return f"time: unknown unit {time_quote(name)} in duration {time_quote(original)}"
         text = text[unit.end() :]
         scale = {
             "ns": 1,

@@ -160,8 +160,10 @@ def template_warnings(obj: dict[str, Any]) -> list[FieldWarning]:
 def percent_value(value: Any) -> int | None:
     """getPercentValue: the number of a valid percent string, else None."""
     if isinstance(value, str) and _PERCENT_RE.fullmatch(value):
-        # strconv.Atoi, clamped past int64 (Python will not convert past 4,300 digits).
-        return INT64_MAX if len(value) > 20 else min(int(value[:-1]), INT64_MAX)
+        # strconv.Atoi, clamped past int64 (Python will not convert past 4,300 digits);
+        # leading zeros count for nothing ("0001%" is 1).
+        digits = value[:-1].lstrip("0") or "0"
+        return INT64_MAX if len(digits) > 19 else min(int(digits), INT64_MAX)
     return None
 
 
@@ -178,7 +180,7 @@ def int_or_percent_value(value: Any) -> int:
         # IntValue ignores (and Python will not convert past 4,300 digits).
         if not INT_RE.fullmatch(value):
             return 0
-        if len(value.lstrip("+-")) > 19:
+        if len(value.lstrip("+-").lstrip("0")) > 19:
             return INT64_MIN if value.startswith("-") else INT64_MAX
         return max(INT64_MIN, min(INT64_MAX, int(value)))
     return 0

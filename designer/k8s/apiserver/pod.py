@@ -139,6 +139,7 @@ def validate_labels(labels: Mapping[str, Any] | None, path: str) -> list[FieldEr
     """unversionedvalidation.ValidateLabels: every key a qualified name, values label values."""
     errs: list[FieldError] = []
     for k, v in (labels or {}).items():
+        k = k if isinstance(k, str) else str(k)  # a caller's map (the reader's keys are str)
         errs += [invalid(path, k, msg) for msg in is_qualified_name(k)]
         text = v if isinstance(v, str) else str(v)
         errs += [invalid(path, text, msg) for msg in is_valid_label_value(text)]

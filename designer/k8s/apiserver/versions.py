@@ -168,6 +168,21 @@ VERSION_DIFFERENCES: tuple[VersionDifference, ...] = (
         "{1.35 Beta true}; pkg/registry/apps/statefulset/strategy.go",
     ),
     VersionDifference(
+        "job_managed_by",
+        gettext_noop("A Job's spec.managedBy"),
+        "1.32",
+        gettext_noop(
+            "JobManagedBy is alpha and off: the API server drops the field when the Job is "
+            "created, and the built-in Job controller runs the Job."
+        ),
+        gettext_noop(
+            "Beta and on by default (GA in 1.35): the field is kept and must be a "
+            "domain-prefixed path of at most 63 characters; another controller runs the Job."
+        ),
+        "KEP-4368; kube_features.go JobManagedBy {1.30 Alpha false}, {1.32 Beta true}, "
+        "{1.35 GA}; pkg/registry/batch/job/strategy.go",
+    ),
+    VersionDifference(
         "cgroup_cpu_weight",
         gettext_noop("cgroup v2 cpu.weight from cpu.shares"),
         "-",

@@ -216,7 +216,8 @@ def go_map(labels: Any) -> Unquoted:
     """``%#v`` of a map[string]string (keys sorted, as fmt prints maps)."""
     if labels is None:
         return Unquoted("map[string]string(nil)")
-    items = ", ".join(f"{go_quote(str(k))}:{go_quote(str(v))}" for k, v in sorted(labels.items()))
+    pairs = sorted((str(k), str(v)) for k, v in labels.items())
+    items = ", ".join(f"{go_quote(k)}:{go_quote(v)}" for k, v in pairs)
     return Unquoted("map[string]string{" + items + "}")
 
 

@@ -86,6 +86,11 @@ ERRORS = [
         'failed to parse duration @every 5d: time: unknown unit "d" in duration "5d"',
     ),
     (
+        "@every 1é",
+        'failed to parse duration @every 1é: time: unknown unit "\\xc3\\xa9" in duration '
+        '"1\\xc3\\xa9"',
+    ),
+    (
         "TZ=Mars/Olympus 0 5 * * *",
         "provided bad location Mars/Olympus: unknown time zone Mars/Olympus",
     ),

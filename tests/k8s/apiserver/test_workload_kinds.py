@@ -290,8 +290,6 @@ def test_a_pod_failure_policys_rules() -> None:
         "spec.podFailurePolicy.rules[0].onExitCodes.values[2]: Duplicate value: 2",
         "spec.podFailurePolicy.rules[0].onExitCodes.values: Invalid value: []int32{0, 2, 2, 1}: "
         "must be ordered",
-        "spec.podFailurePolicy.rules[1].onPodConditions[0].status: Required value: valid "
-        'values: ["False" "True" "Unknown"]',
         'spec.podFailurePolicy.rules[2].onExitCodes.containerName: Invalid value: "x": must be '
         "one of the container or initContainer names in the pod template",
     ]
@@ -371,3 +369,78 @@ def test_a_jobs_template_labels_that_the_api_server_sets() -> None:
         '"batch.kubernetes.io/job-name":"other", "controller-uid":"<uid>", '
         '"job-name":"train"}: must be \'train\''
     ]
+
+
+def test_a_jobs_defaults_come_before_its_validation() -> None:
+    # SetDefaults_Job: completions and parallelism 1; a condition pattern's status True.
+    indexed = _job(completionMode="Indexed")
+    assert _lines(indexed) == []
+    policy = _job(
+        podFailurePolicy={"rules": [{"action": "Ignore", "onPodConditions": [{"type": "Ready"}]}]}
+    )
+    assert _lines(policy) == []
+    # ... but a CronJob's job template is not defaulted as a Job.
+    cron = _cronjob()
+    cron["spec"]["jobTemplate"]["spec"]["completionMode"] = "Indexed"
+    assert _lines(cron) == [
+        "spec.jobTemplate.spec.completions: Required value: when completion mode is Indexed"
+    ]
+
+
+def test_a_success_policys_indexes() -> None:
+    obj = _job(
+        completionMode="Indexed",
+        completions=3,
+        successPolicy={
+            "rules": [
+                {"succeededIndexes": "0-9", "succeededCount": 2},
+                {"succeededIndexes": "0,2", "succeededCount": 3},
+                {"succeededIndexes": "2-1"},
+            ]
+        },
+    )
+    assert _lines(obj) == [
+        'spec.successPolicy.rules[0].succeededIndexes: Invalid value: "0-9": error parsing '
+        'succeededIndexes: too large index: "9"',
+        "spec.successPolicy.rules[0].succeededCount: Invalid value: 2: must be less than or "
+        "equal to 0 (the number of indexes in the specified succeededIndexes field)",
+        "spec.successPolicy.rules[1].succeededCount: Invalid value: 3: must be less than or "
+        "equal to 2 (the number of indexes in the specified succeededIndexes field)",
+        'spec.successPolicy.rules[2].succeededIndexes: Invalid value: "2-1": error parsing '
+        "succeededIndexes: non-increasing order, previous: 2, current: 1",
+    ]
+
+
+def test_a_jobs_managed_by_follows_the_version() -> None:
+    obj = _job(managedBy="bad")
+    assert _lines(obj) == [
+        'spec.managedBy: Invalid value: "bad": must be a domain-prefixed path (such as '
+        '"acme.io/foo")'
+    ]
+    before, after = object_errors(obj, cluster_version("1.31"))  # JobManagedBy alpha: dropped
+    assert before + after == []
+
+
+def test_an_unconvertible_selector_skips_the_template_checks() -> None:
+    obj = _apps(
+        "Deployment",
+        selector={"matchExpressions": [{"key": "a", "operator": "Bogus"}]},
+        template=_template("Never"),
+    )
+    lines = _lines(obj)
+    assert lines[-1].endswith(": invalid label selector")
+    assert not any("restartPolicy" in line for line in lines)
+
+
+def test_progress_deadline_errors_both() -> None:
+    assert _lines(_apps("Deployment", progressDeadlineSeconds=-1)) == [
+        "spec.progressDeadlineSeconds: Invalid value: -1: must be greater than or equal to 0",
+        "spec.progressDeadlineSeconds: Invalid value: -1: must be greater than minReadySeconds",
+    ]
+
+
+def test_leading_zeros_in_a_percent_count_for_nothing() -> None:
+    obj = _apps(
+        "Deployment", strategy={"rollingUpdate": {"maxUnavailable": "0000000000000000000001%"}}
+    )
+    assert _lines(obj) == []
