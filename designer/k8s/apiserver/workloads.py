@@ -297,15 +297,17 @@ def validate_objects(objects: list[dict[str, Any]]) -> list[tuple[int, FieldErro
     return out
 
 
-def validate_objects_own(objects: list[dict[str, Any]]) -> list[tuple[int, FieldError]]:
+def validate_objects_own(
+    objects: list[dict[str, Any]], version: ClusterVersion | None = None
+) -> list[tuple[int, FieldError]]:
     """validate_objects without the errors of the objects' pod templates (a design's pod
-    report gives those): a Deployment's and a Job's own (object_errors), every error of the
-    other kinds (a Service, an autoscaler, a claim)."""
+    report gives those): a workload's own (object_errors, for ``version``), every error of
+    the other kinds (a Service, an autoscaler, a claim)."""
     out: list[tuple[int, FieldError]] = []
     for i, obj in enumerate(objects):
         kind = obj.get("kind") if isinstance(obj, dict) else None
         if kind in OWN_VALIDATORS:
-            before, after = object_errors(obj)
+            before, after = object_errors(obj, version)
             out += [(i, e) for e in before + after]
         elif kind != "Pod":
             out += [(i, e) for _, e in validate_objects([obj])]

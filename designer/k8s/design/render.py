@@ -289,7 +289,7 @@ def render_design(
         objects = claim_objects + export_objects(facts, design.export, design.workload)
         wrapped = kind != "Pod"
         checked = objects if wrapped else claim_objects
-        object_errors = _problems_of(objects, validate_objects_own(checked))
+        object_errors = _problems_of(objects, validate_objects_own(checked, version))
         object_warnings = _own(objects, warn_objects(objects)) if wrapped else []
         if kind in OPERATOR_KINDS:
             # An ML operator's object: its CRD schema and its operator's own rules check it,
