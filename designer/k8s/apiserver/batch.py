@@ -484,16 +484,19 @@ def job_own(obj: dict[str, Any], version: ClusterVersion = LATEST) -> ErrorPair:
     spec, meta, pod_spec = template_parts(obj)
     spec = job_defaults(spec)
     name = meta_obj.get("name")
+    # The uid the API server gives the Job (a dump's Job carries it; a new one's is unknown).
+    given_uid = meta_obj.get("uid")
+    uid = given_uid if isinstance(given_uid, str) and given_uid else _UID
     manual = spec.get("manualSelector") is True
     template_labels = meta.get("labels") if isinstance(meta.get("labels"), dict) else None
     if template_labels is not None and not meta_obj.get("labels"):
         # SetDefaults_Job: the Job's labels are its template's (the same map, to which
         # generateSelector then adds the job-name and controller-uid labels).
-        shared = template_labels if manual else {**_generated_labels(name), **template_labels}
+        shared = template_labels if manual else {**_generated_labels(name, uid), **template_labels}
         meta_obj = {**meta_obj, "labels": shared}
     errs = object_meta(meta_obj, name_is_dns_subdomain)
     if not manual:
-        errs += _generated_selector(spec, meta, name)
+        errs += _generated_selector(spec, meta, name, uid)
     before, after = job_spec_errors(
         spec, pod_spec, "spec", managed_by=version.has("job_managed_by")
     )
@@ -504,10 +507,10 @@ def job_own(obj: dict[str, Any], version: ClusterVersion = LATEST) -> ErrorPair:
         errs.append(invalid("spec.template.labels", name, max_len_error(63)))
     # ValidateJobSpec's selector: the user's (manualSelector) or the generated one, which
     # the template's generated labels match.
-    selector = spec.get("selector") if manual else _generated(spec.get("selector"))
+    selector = spec.get("selector") if manual else _generated(spec.get("selector"), uid)
     labels = meta.get("labels") if isinstance(meta.get("labels"), dict) else None
     if not manual:
-        labels = {**_generated_labels(name), **(labels or {})}
+        labels = {**_generated_labels(name, uid), **(labels or {})}
     if not isinstance(selector, dict):
         after.append(required("spec.selector"))
     else:
@@ -535,20 +538,20 @@ def job_own(obj: dict[str, Any], version: ClusterVersion = LATEST) -> ErrorPair:
     return errs, after
 
 
-def _generated(selector: Any) -> dict[str, Any]:
+def _generated(selector: Any, uid: str) -> dict[str, Any]:
     """generateSelector: the user's selector with the controller-uid label added."""
     selector = dict(selector) if isinstance(selector, dict) else {}
     labels = selector.get("matchLabels")
     labels = dict(labels) if isinstance(labels, dict) else {}
-    labels.setdefault(UID_LABELS[1], _UID)
+    labels.setdefault(UID_LABELS[1], uid)
     selector["matchLabels"] = labels
     return selector
 
 
-def _generated_labels(name: Any) -> dict[str, str]:
+def _generated_labels(name: Any, uid: str) -> dict[str, str]:
     """The labels generateSelector adds to the template: the Job's name and uid."""
     job_name = name if isinstance(name, str) else ""
-    return dict.fromkeys(JOB_NAME_LABELS, job_name) | dict.fromkeys(UID_LABELS, _UID)
+    return dict.fromkeys(JOB_NAME_LABELS, job_name) | dict.fromkeys(UID_LABELS, uid)
 
 
 # A valid label value standing in for the uid in matching; printed as UID_STAND_IN.
@@ -559,18 +562,20 @@ def _uid_shown(text: Unquoted) -> Unquoted:
     return Unquoted(text.replace(_UID, UID_STAND_IN))
 
 
-def _generated_selector(spec: dict[str, Any], meta: dict[str, Any], name: Any) -> list[FieldError]:
+def _generated_selector(
+    spec: dict[str, Any], meta: dict[str, Any], name: Any, uid: str
+) -> list[FieldError]:
     """validateGeneratedSelector: the template's generated labels (a label of the same key the
     user wrote is kept, and must have the Job's value), then the selector, which must still
     select the Job's own pods (its uid and name)."""
     job_name = name if isinstance(name, str) else ""
     user_labels = meta.get("labels") if isinstance(meta.get("labels"), dict) else {}
-    labels = {**_generated_labels(name), **user_labels}
+    labels = {**_generated_labels(name, uid), **user_labels}
     errs: list[FieldError] = []
     expected = (
-        (UID_LABELS[0], _UID),
+        (UID_LABELS[0], uid),
         (JOB_NAME_LABELS[0], job_name),
-        (UID_LABELS[1], _UID),
+        (UID_LABELS[1], uid),
         (JOB_NAME_LABELS[1], job_name),
     )
     for key, value in expected:
@@ -586,9 +591,9 @@ def _generated_selector(spec: dict[str, Any], meta: dict[str, Any], name: Any) -
     selector = spec.get("selector")
     if not isinstance(selector, dict):
         return errs
-    generated = _generated(selector)
+    generated = _generated(selector, uid)
     matcher = selector_matcher(generated)
-    if matcher is not None and not matcher(_generated_labels(name)):
+    if matcher is not None and not matcher(_generated_labels(name, uid)):
         shown = _uid_shown(go_label_selector(generated))
         errs.append(invalid("spec.selector", shown, "`selector` not auto-generated"))
     return errs

@@ -444,3 +444,83 @@ def test_leading_zeros_in_a_percent_count_for_nothing() -> None:
         "Deployment", strategy={"rollingUpdate": {"maxUnavailable": "0000000000000000000001%"}}
     )
     assert _lines(obj) == []
+
+
+def test_a_job_as_kubectl_get_prints_it_has_no_errors() -> None:
+    """A dump's Job carries the selector and labels the API server generated, with its uid."""
+    uid = "5d3c8f1e-7b2a-4c6d-9e0f-1a2b3c4d5e6f"
+    generated = {
+        "batch.kubernetes.io/controller-uid": uid,
+        "batch.kubernetes.io/job-name": "train",
+        "controller-uid": uid,
+        "job-name": "train",
+    }
+    obj = _job(
+        selector={"matchLabels": {"batch.kubernetes.io/controller-uid": uid}},
+        backoffLimit=6,
+        completionMode="NonIndexed",
+        completions=1,
+        parallelism=1,
+        podReplacementPolicy="TerminatingOrFailed",
+        suspend=False,
+    )
+    obj["metadata"].update(uid=uid, labels=dict(generated), resourceVersion="42", generation=1)
+    obj["spec"]["template"]["metadata"]["labels"] = dict(generated)
+    assert _lines(obj) == []
+    # The same Job created again (a new uid) is refused: its selector is not the generated one.
+    del obj["metadata"]["uid"]
+    assert [line.split(":")[0] for line in _lines(obj)] == [
+        "spec.template.metadata.labels[controller-uid]",
+        "spec.template.metadata.labels[batch.kubernetes.io/controller-uid]",
+        "spec.selector",
+    ]
+
+
+DUMPED = {
+    "Deployment": {
+        "progressDeadlineSeconds": 600,
+        "replicas": 3,
+        "revisionHistoryLimit": 10,
+        "strategy": {
+            "rollingUpdate": {"maxSurge": "25%", "maxUnavailable": "25%"},
+            "type": "RollingUpdate",
+        },
+    },
+    "StatefulSet": {
+        "persistentVolumeClaimRetentionPolicy": {"whenDeleted": "Retain", "whenScaled": "Retain"},
+        "podManagementPolicy": "OrderedReady",
+        "replicas": 1,
+        "revisionHistoryLimit": 10,
+        "serviceName": "web",
+        "updateStrategy": {"rollingUpdate": {"partition": 0}, "type": "RollingUpdate"},
+    },
+    "DaemonSet": {
+        "revisionHistoryLimit": 10,
+        "updateStrategy": {
+            "rollingUpdate": {"maxSurge": 0, "maxUnavailable": 1},
+            "type": "RollingUpdate",
+        },
+    },
+    "ReplicaSet": {"replicas": 2},
+}
+
+
+@pytest.mark.parametrize("kind", sorted(DUMPED))
+def test_objects_as_kubectl_get_prints_them_have_no_errors(kind: str) -> None:
+    """What the API server stored (its defaults written out) validates again without errors."""
+    obj = _apps(kind, **DUMPED[kind])
+    obj["metadata"].update(uid="u-1", resourceVersion="7", generation=2, namespace="default")
+    obj["spec"]["template"]["metadata"]["creationTimestamp"] = None
+    assert _lines(obj) == []
+
+
+def test_a_cronjob_as_kubectl_get_prints_it_has_no_errors() -> None:
+    obj = _cronjob(
+        concurrencyPolicy="Allow",
+        failedJobsHistoryLimit=1,
+        successfulJobsHistoryLimit=3,
+        suspend=False,
+    )
+    obj["spec"]["jobTemplate"]["metadata"] = {"creationTimestamp": None}
+    obj["spec"]["jobTemplate"]["spec"]["template"]["metadata"]["creationTimestamp"] = None
+    assert _lines(obj) == []
