@@ -17,8 +17,8 @@ minReadySeconds, ordinals, selector, ``ValidatePodTemplateSpecForStatefulSet``),
 pkg/apis/apps/v1/defaults.go (``SetDefaults_Deployment``, ``SetDefaults_StatefulSet``,
 ``SetDefaults_DaemonSet``: a strategy type, a DaemonSet's maxUnavailable 1 and maxSurge 0, a
 StatefulSet's partition 0 and Retain policies, revisionHistoryLimit 10, progressDeadlineSeconds
-600). MaxUnavailableStatefulSet is an alpha gate (off): a StatefulSet's maxUnavailable is
-dropped before validation, as the API server's strategy drops it.
+600). A StatefulSet's maxUnavailable follows the release (versions.py: MaxUnavailableStatefulSet is
+beta and on from 1.35; before, the API server's strategy drops the field before validation).
 
 Decisions: when the selector does not convert (``invalid label selector``), Go skips the
 template checks; the pod report still gives the template's errors, which the pods would get.
