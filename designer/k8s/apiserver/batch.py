@@ -176,7 +176,7 @@ def job_spec_errors(
     success = spec.get("successPolicy")
     if success is not None and not indexed:
         errs.append(
-            OmitValueError(f"{at}.successPolicy", "FieldValueInvalid", MSG_REQUIRES_INDEXED)
+            invalid(f"{at}.successPolicy", _go_success_policy(success), MSG_REQUIRES_INDEXED)
         )
     elif success is not None and is_int(completions):
         errs += _success_policy(success, completions, f"{at}.successPolicy")
@@ -378,6 +378,28 @@ def _pod_conditions(conditions: list[Any], path: str) -> list[FieldError]:
         elif status not in SUPPORTED_CONDITION_STATUSES:
             errs.append(not_supported(status_path, status, SUPPORTED_CONDITION_STATUSES))
     return errs
+
+
+def _go_success_policy(policy: Any) -> Unquoted:
+    """``%#v`` of the internal batch.SuccessPolicy (its rules' pointer fields print as their
+    address, which differs from request to request: shown as ``0xc000…``, as apps does)."""
+    rules = policy.get("rules") if isinstance(policy, dict) else None
+    if not isinstance(rules, list):
+        listed = "[]batch.SuccessPolicyRule(nil)"
+    else:
+        joined = ", ".join(_go_success_rule(r) for r in rules)
+        listed = f"[]batch.SuccessPolicyRule{{{joined}}}"
+    return Unquoted(f"batch.SuccessPolicy{{Rules:{listed}}}")
+
+
+def _go_success_rule(rule: Any) -> str:
+    rule = rule if isinstance(rule, dict) else {}
+    indexes = "nil" if rule.get("succeededIndexes") is None else "0xc000…"
+    count = "nil" if rule.get("succeededCount") is None else "0xc000…"
+    return (
+        f"batch.SuccessPolicyRule{{SucceededIndexes:(*string)({indexes}), "
+        f"SucceededCount:(*int32)({count})}}"
+    )
 
 
 def _success_policy(policy: Any, completions: int, path: str) -> list[FieldError]:

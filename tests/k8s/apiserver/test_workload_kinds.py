@@ -269,6 +269,27 @@ def test_a_jobs_indexed_fields() -> None:
     ]
 
 
+def test_a_success_policy_needs_indexed_completion_printed_as_go_prints_it() -> None:
+    # TestValidateJob: `spec.successPolicy: Invalid value:
+    # batch.SuccessPolicy{Rules:[]batch.SuccessPolicyRule{}}: requires indexed completion mode`
+    empty = _job(successPolicy={"rules": []})
+    assert _lines(empty) == [
+        "spec.successPolicy: Invalid value: batch.SuccessPolicy{Rules:[]batch.SuccessPolicyRule{}}"
+        ": requires indexed completion mode"
+    ]
+    ruled = _job(successPolicy={"rules": [{"succeededIndexes": "0-2"}]})
+    assert _lines(ruled) == [
+        "spec.successPolicy: Invalid value: batch.SuccessPolicy{Rules:[]batch.SuccessPolicyRule{"
+        "batch.SuccessPolicyRule{SucceededIndexes:(*string)(0xc000…), "
+        "SucceededCount:(*int32)(nil)}}}: requires indexed completion mode"
+    ]
+    assert _lines(_job(successPolicy={})) == [
+        "spec.successPolicy: Invalid value: "
+        "batch.SuccessPolicy{Rules:[]batch.SuccessPolicyRule(nil)}: "
+        "requires indexed completion mode"
+    ]
+
+
 def test_a_pod_failure_policys_rules() -> None:
     obj = _job(
         podFailurePolicy={
