@@ -149,7 +149,7 @@ def deployment_own(obj: dict[str, Any], version: ClusterVersion = LATEST) -> Err
     """ValidateDeployment's errors that are not its pod template's: those before the
     template's (metadata, replicas, selector) and those after (the template's restart
     policy and deadline, the strategy, the other counts)."""
-    errs = object_meta(obj.get("metadata"), name_is_dns_subdomain)
+    errs = object_meta(obj.get("metadata"), name_is_dns_subdomain, version)
     spec, meta, pod_spec = template_parts(obj)
     if "replicas" in spec:
         errs += nonnegative(spec.get("replicas"), "spec.replicas")
@@ -215,7 +215,7 @@ def _validate_strategy(strategy: Any) -> list[FieldError]:
 def replicaset_own(obj: dict[str, Any], version: ClusterVersion = LATEST) -> ErrorPair:
     """ValidateReplicaSet: metadata, replicas, minReadySeconds, the selector (Go's message
     says "deployment" for a ReplicaSet too), then after the template its restart policy."""
-    errs = object_meta(obj.get("metadata"), name_is_dns_subdomain)
+    errs = object_meta(obj.get("metadata"), name_is_dns_subdomain, version)
     spec, meta, pod_spec = template_parts(obj)
     if "replicas" in spec:
         errs += nonnegative(spec.get("replicas"), "spec.replicas")
@@ -240,7 +240,7 @@ def replicationcontroller_own(obj: dict[str, Any], version: ClusterVersion = LAT
     metadata = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
     if labels and not metadata.get("labels"):
         metadata = {**metadata, "labels": labels}  # defaulted from the template too
-    errs = object_meta(metadata, name_is_dns_subdomain)
+    errs = object_meta(metadata, name_is_dns_subdomain, version)
     errs += nonnegative(_spec_int(spec, "minReadySeconds", 0), "spec.minReadySeconds")
     selector = spec.get("selector")
     selector = selector if isinstance(selector, dict) and selector else labels
@@ -277,7 +277,7 @@ def _go_rolling_update_sts(rolling: dict[str, Any]) -> Unquoted:
 def statefulset_own(obj: dict[str, Any], version: ClusterVersion = LATEST) -> ErrorPair:
     """ValidateStatefulSet: metadata (a DNS-1123 label: pods are named after it), then
     ValidateStatefulSetSpec in its order."""
-    errs = object_meta(obj.get("metadata"), name_is_dns_label)
+    errs = object_meta(obj.get("metadata"), name_is_dns_label, version)
     spec, meta, pod_spec = template_parts(obj)
     policy = spec.get("podManagementPolicy") or "OrderedReady"
     if policy not in ("OrderedReady", "Parallel"):
@@ -342,7 +342,7 @@ def statefulset_own(obj: dict[str, Any], version: ClusterVersion = LATEST) -> Er
 def daemonset_own(obj: dict[str, Any], version: ClusterVersion = LATEST) -> ErrorPair:
     """ValidateDaemonSet: metadata, the selector (not required: an unset one matches no
     template), the template's, then its restart policy, counts and update strategy."""
-    errs = object_meta(obj.get("metadata"), name_is_dns_subdomain)
+    errs = object_meta(obj.get("metadata"), name_is_dns_subdomain, version)
     spec, meta, pod_spec = template_parts(obj)
     selector = spec.get("selector")
     errs += validate_label_selector(selector, "spec.selector")
@@ -440,7 +440,7 @@ def validate_statefulset(obj: dict[str, Any], version: ClusterVersion = LATEST) 
         _spec, meta, _pod_spec = template_parts(obj)
         labels = meta.get("labels")
         template = validate_labels(labels if isinstance(labels, dict) else None, LABELS_PATH)
-        template += validate_annotations(meta.get("annotations"), "spec.template.annotations")
+        template += validate_annotations(meta.get("annotations"), ANNOTATIONS_PATH, version)
     return before + template + after
 
 
@@ -451,3 +451,4 @@ def validate_daemonset(obj: dict[str, Any], version: ClusterVersion = LATEST) ->
 
 
 LABELS_PATH = "spec.template.labels"
+ANNOTATIONS_PATH = "spec.template.annotations"

@@ -34,6 +34,7 @@ from designer.k8s.apiserver.fields import (
     pod_template_errors,
     template_parts,
 )
+from designer.k8s.apiserver.pod import too_long
 from designer.k8s.apiserver.selectors import (
     go_label_selector,
     selector_matcher,
@@ -126,7 +127,12 @@ def job_defaults(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def job_spec_errors(
-    spec: dict[str, Any], pod_spec: dict[str, Any], at: str, *, managed_by: bool = True
+    spec: dict[str, Any],
+    pod_spec: dict[str, Any],
+    at: str,
+    *,
+    managed_by: bool = True,
+    version: ClusterVersion = LATEST,
 ) -> tuple[list[FieldError], list[FieldError]]:
     """validateJobSpec: the errors before the pod template's and the restart policy's after
     (``managed_by``: the field is kept; the Job strategy drops it where JobManagedBy is off)."""
@@ -148,15 +154,11 @@ def job_spec_errors(
     managed = spec.get("managedBy") if managed_by else None
     if isinstance(managed, str):
         errs += _domain_prefixed_path(f"{at}.managedBy", managed)
-        if len(managed) > MAX_MANAGED_BY:
-            errs.append(
-                FieldError(
-                    f"{at}.managedBy",
-                    "FieldValueTooLong",
-                    f"may not be longer than {MAX_MANAGED_BY}",  # TooLongMaxLength
-                    managed,
-                )
-            )
+        if len(managed) > MAX_MANAGED_BY and version.has("too_long_wording"):
+            errs.append(too_long(f"{at}.managedBy", MAX_MANAGED_BY, version))
+        elif len(managed) > MAX_MANAGED_BY:
+            message = f"may not be longer than {MAX_MANAGED_BY}"  # TooLongMaxLength (1.31)
+            errs.append(FieldError(f"{at}.managedBy", "FieldValueTooLong", message, ""))
     mode = spec.get("completionMode")
     indexed = mode == "Indexed"
     completions = spec.get("completions")
@@ -179,7 +181,7 @@ def job_spec_errors(
             invalid(f"{at}.successPolicy", _go_success_policy(success), MSG_REQUIRES_INDEXED)
         )
     elif success is not None and is_int(completions):
-        errs += _success_policy(success, completions, f"{at}.successPolicy")
+        errs += _success_policy(success, completions, f"{at}.successPolicy", version)
     replacement = spec.get("podReplacementPolicy")
     if replacement is not None:
         where = f"{at}.podReplacementPolicy"
@@ -402,7 +404,9 @@ def _go_success_rule(rule: Any) -> str:
     )
 
 
-def _success_policy(policy: Any, completions: int, path: str) -> list[FieldError]:
+def _success_policy(
+    policy: Any, completions: int, path: str, version: ClusterVersion = LATEST
+) -> list[FieldError]:
     """validateSuccessPolicy (an Indexed Job's): the rules and their counts."""
     rules = policy.get("rules") if isinstance(policy, dict) else None
     rules = rules if isinstance(rules, list) else []
@@ -425,8 +429,7 @@ def _success_policy(policy: Any, completions: int, path: str) -> list[FieldError
         if isinstance(indexes, str):
             indexes_path = child(where, "succeededIndexes")
             if len(indexes) > MAX_SUCCEEDED_INDEXES:
-                message = f"must have at most {MAX_SUCCEEDED_INDEXES} bytes"  # field.TooLong
-                errs.append(FieldError(indexes_path, "FieldValueTooLong", message, ""))
+                errs.append(too_long(indexes_path, MAX_SUCCEEDED_INDEXES, version))
             total, err = indexes_format(indexes, completions)
             if err is not None:
                 errs.append(
@@ -516,11 +519,11 @@ def job_own(obj: dict[str, Any], version: ClusterVersion = LATEST) -> ErrorPair:
         # generateSelector then adds the job-name and controller-uid labels).
         shared = template_labels if manual else {**_generated_labels(name, uid), **template_labels}
         meta_obj = {**meta_obj, "labels": shared}
-    errs = object_meta(meta_obj, name_is_dns_subdomain)
+    errs = object_meta(meta_obj, name_is_dns_subdomain, version)
     if not manual:
         errs += _generated_selector(spec, meta, name, uid)
     before, after = job_spec_errors(
-        spec, pod_spec, "spec", managed_by=version.has("job_managed_by")
+        spec, pod_spec, "spec", managed_by=version.has("job_managed_by"), version=version
     )
     errs += before
     # ValidatePodTemplateSpec: the strategy has already added the job-name labels, whose
@@ -630,7 +633,7 @@ def cronjob_own(obj: dict[str, Any], version: ClusterVersion = LATEST) -> ErrorP
     """ValidateCronJobCreate: metadata, validateCronJobSpec in its order (the job template
     through the Job's rules), then the name's 52 characters."""
     meta_obj = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
-    errs = object_meta(meta_obj, name_is_dns_subdomain)
+    errs = object_meta(meta_obj, name_is_dns_subdomain, version)
     spec = obj.get("spec") if isinstance(obj.get("spec"), dict) else {}
     schedule = spec.get("schedule")
     time_zone = spec.get("timeZone")
@@ -652,7 +655,7 @@ def cronjob_own(obj: dict[str, Any], version: ClusterVersion = LATEST) -> ErrorP
     if policy not in CONCURRENCY_POLICIES:
         errs.append(not_supported("spec.concurrencyPolicy", policy, CONCURRENCY_POLICIES))
     job_spec, _meta, pod_spec = template_parts(obj, JOB_TEMPLATE + ".template")
-    before, after = job_spec_errors(job_spec, pod_spec, JOB_TEMPLATE)
+    before, after = job_spec_errors(job_spec, pod_spec, JOB_TEMPLATE, version=version)
     errs += before
     if job_spec.get("selector") is not None:
         after.append(

@@ -35,7 +35,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from designer.k8s.apiserver.decode import decoding_errors
-from designer.k8s.apiserver.pod import MSG_NAME_REQUIRED, validate_labels
+from designer.k8s.apiserver.pod import MSG_NAME_REQUIRED, too_long, validate_labels
 from designer.k8s.core import (
     FieldError,
     FieldWarning,
@@ -120,7 +120,8 @@ def _too_many(path: str, have: int, most: int) -> FieldError:
 
 
 def _too_long(path: str, most: int) -> FieldError:
-    return FieldError(path, "FieldValueTooLong", f"must have at most {most} bytes", "")
+    # The DRA API is validated as the releases that serve it by default do (1.34 on).
+    return too_long(path, most)
 
 
 def _items(values: Any) -> list[Any]:

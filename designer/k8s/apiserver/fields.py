@@ -16,8 +16,14 @@ from collections.abc import Callable
 from typing import Any
 
 from designer.k8s.apiserver.decode import pod_from_parts
-from designer.k8s.apiserver.pod import MSG_NAME_REQUIRED, validate_labels, validate_pod
+from designer.k8s.apiserver.pod import (
+    MSG_NAME_REQUIRED,
+    validate_annotations,
+    validate_labels,
+    validate_pod,
+)
 from designer.k8s.apiserver.resources import MSG_NEGATIVE
+from designer.k8s.apiserver.versions import LATEST, ClusterVersion
 from designer.k8s.core import (
     ERROR_TYPE_TEXT,
     FieldError,
@@ -27,7 +33,6 @@ from designer.k8s.core import (
     go_quote,
     invalid,
     is_dns1123_label,
-    is_qualified_name,
     name_is_dns_label,
     regex_error,
     required,
@@ -64,8 +69,11 @@ def nonnegative(value: Any, path: str) -> list[FieldError]:
     return [invalid(path, value, MSG_NEGATIVE)] if value < 0 else []
 
 
-def object_meta(meta: Any, name_fn: Callable[..., list[str]]) -> list[FieldError]:
-    """ValidateObjectMeta for the parts we write: generateName, name, namespace, labels."""
+def object_meta(
+    meta: Any, name_fn: Callable[..., list[str]], version: ClusterVersion = LATEST
+) -> list[FieldError]:
+    """ValidateObjectMeta for the parts we write: generateName, name, namespace, labels,
+    annotations."""
     meta = meta if isinstance(meta, dict) else {}
     errs: list[FieldError] = []
     generate = meta.get("generateName")
@@ -83,27 +91,7 @@ def object_meta(meta: Any, name_fn: Callable[..., list[str]]) -> list[FieldError
         errs += [invalid("metadata.namespace", namespace, m) for m in name_is_dns_label(namespace)]
     labels = meta.get("labels")
     errs += validate_labels(labels if isinstance(labels, dict) else None, "metadata.labels")
-    errs += validate_annotations(meta.get("annotations"), "metadata.annotations")
-    return errs
-
-
-TOTAL_ANNOTATION_SIZE = 256 * (1 << 10)  # TotalAnnotationSizeLimitB
-
-
-def validate_annotations(annotations: Any, path: str) -> list[FieldError]:
-    """ValidateAnnotations: each key a qualified name (case does not matter), and the keys
-    and values together at most 256 KiB."""
-    if not isinstance(annotations, dict):
-        return []
-    errs: list[FieldError] = []
-    size = 0
-    for key, value in annotations.items():
-        key = str(key)
-        errs += [invalid(path, key, m) for m in is_qualified_name(key.lower())]
-        size += len(key.encode()) + len(str(value).encode())
-    if size > TOTAL_ANNOTATION_SIZE:
-        message = f"must have at most {TOTAL_ANNOTATION_SIZE} bytes"  # field.TooLong
-        errs.append(FieldError(path, "FieldValueTooLong", message, ""))
+    errs += validate_annotations(meta.get("annotations"), "metadata.annotations", version)
     return errs
 
 

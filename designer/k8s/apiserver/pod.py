@@ -56,6 +56,7 @@ from designer.k8s.apiserver.resources import (
     validate_pod_resource_name,
     validate_resource_requirements,
 )
+from designer.k8s.apiserver.versions import LATEST, ClusterVersion
 from designer.k8s.core import (
     Container,
     FieldError,
@@ -146,7 +147,39 @@ def validate_labels(labels: Mapping[str, Any] | None, path: str) -> list[FieldEr
     return errs
 
 
-def validate_object_meta(pod: Pod, path: str) -> list[FieldError]:
+TOTAL_ANNOTATION_SIZE = 256 * (1 << 10)  # TotalAnnotationSizeLimitB
+
+
+def validate_annotations(
+    annotations: Any, path: str, version: ClusterVersion = LATEST
+) -> list[FieldError]:
+    """ValidateAnnotations: each key a qualified name (case does not matter), and the keys
+    and values together at most 256 KiB."""
+    if not isinstance(annotations, dict):
+        return []
+    errs: list[FieldError] = []
+    size = 0
+    for name, value in annotations.items():
+        name = str(name)
+        errs += [invalid(path, name, m) for m in is_qualified_name(name.lower())]
+        size += len(name.encode()) + len(str(value).encode())
+    if size > TOTAL_ANNOTATION_SIZE:
+        errs.append(too_long(path, TOTAL_ANNOTATION_SIZE, version))
+    return errs
+
+
+def too_long(path: str, most: int, version: ClusterVersion = LATEST) -> FieldError:
+    """field.TooLong (and, from 1.32, TooLongMaxLength, which became it): ``Too long: must
+    have at most N bytes`` before 1.32, ``Too long: may not be more than N bytes`` from
+    1.32 on (kubernetes#128553); the value is never printed."""
+    if version.has("too_long_wording"):
+        message = f"may not be more than {most} bytes"
+    else:
+        message = f"must have at most {most} bytes"
+    return FieldError(path, "FieldValueTooLong", message, "")
+
+
+def validate_object_meta(pod: Pod, path: str, version: ClusterVersion = LATEST) -> list[FieldError]:
     """ValidateObjectMeta(meta, requiresNamespace=true, ValidatePodName): the parts we model.
 
     A missing namespace is not an error here: ``kubectl apply`` sends the context's one.
@@ -170,6 +203,7 @@ def validate_object_meta(pod: Pod, path: str) -> list[FieldError]:
         ns_path = child(path, "namespace")
         errs += [invalid(ns_path, meta.namespace, m) for m in name_is_dns_label(meta.namespace)]
     errs += validate_labels(meta.labels, child(path, "labels"))
+    errs += validate_annotations(meta.annotations, child(path, "annotations"), version)
     return errs
 
 
@@ -476,6 +510,7 @@ def validate_pod(
     metadata_path: str = "metadata",
     template: bool = False,
     defaulted: Pod | None = None,
+    version: ClusterVersion = LATEST,
 ) -> ValidationResult:
     """Validate ``pod`` as ``kubectl apply`` would have the API server do it.
 
@@ -495,13 +530,15 @@ def validate_pod(
         if metadata_path == "metadata" and spec_path.endswith(".spec"):
             base = spec_path[: -len(".spec")]
         errors += validate_labels(pod.metadata.labels, child(base, "labels"))
+        annotations = pod.metadata.annotations
+        errors += validate_annotations(annotations, child(base, "annotations"), version)
         errors += validate_pod_spec(defaulted, pod, spec_path)
         if _set(defaulted.spec, "ephemeralContainers"):
             ephemeral = child(spec_path, "ephemeralContainers")
             errors.append(forbidden(ephemeral, MSG_EPHEMERAL_IN_TEMPLATE))
     else:
         # ValidatePodCreate -> validatePodMetadataAndSpec, then the create-only checks.
-        errors += validate_object_meta(defaulted, metadata_path)
+        errors += validate_object_meta(defaulted, metadata_path, version)
         errors += validate_pod_spec(defaulted, pod, spec_path)
         for list_path, containers in (
             (child(spec_path, "containers"), defaulted.spec.containers),

@@ -183,6 +183,21 @@ VERSION_DIFFERENCES: tuple[VersionDifference, ...] = (
         "{1.35 GA}; pkg/registry/batch/job/strategy.go",
     ),
     VersionDifference(
+        "too_long_wording",
+        gettext_noop("The wording of a value that is too long"),
+        "1.32",
+        gettext_noop(
+            'The API server says "Too long: must have at most 262144 bytes" (field.TooLong), '
+            'or "may not be longer than 63" (field.TooLongMaxLength).'
+        ),
+        gettext_noop(
+            'Both say "Too long: may not be more than 262144 bytes": TooLongMaxLength became '
+            "TooLong, and neither prints the value."
+        ),
+        "kubernetes#128553 (Validation: merge TooLong and TooLongMaxLen, first in "
+        "v1.32.0-alpha.3); apimachinery pkg/util/validation/field/errors.go",
+    ),
+    VersionDifference(
         "cgroup_cpu_weight",
         gettext_noop("cgroup v2 cpu.weight from cpu.shares"),
         "-",

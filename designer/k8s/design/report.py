@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from designer.k8s.apiserver import (
+    LATEST,
     ClusterVersion,
     ValidationResult,
     pod_with_defaults,
@@ -94,6 +95,7 @@ def pod_report(
         metadata_path=metadata_path,
         template=template,
         defaulted=defaulted,
+        version=version or LATEST,
     )
     qos = pod_qos(pod, spec_path=spec_path, defaulted=defaulted, version=version)
     requests = effective_requests(defaulted, apply_defaults=False)

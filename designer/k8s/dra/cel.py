@@ -57,7 +57,7 @@ SEMVER_T = T.Map(T.INT, T.STRING)
 _ANY_MAP = T.Map(T.DYN, T.DYN)  # the receiver/argument type that accepts both encodings
 QKEY = "kubernetes.Quantity"
 
-MSG_TOO_LONG = f"must have at most {CEL_MAX_LENGTH} bytes"  # field.TooLong
+MSG_TOO_LONG = f"may not be more than {CEL_MAX_LENGTH} bytes"  # field.TooLong (1.32 on)
 MSG_NOT_BOOL = "must evaluate to bool or the unknown type, not {type}"
 
 

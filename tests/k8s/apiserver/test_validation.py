@@ -10,7 +10,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from designer.k8s.apiserver import ValidationResult, validate_pod
+from designer.k8s.apiserver import ValidationResult, cluster_version, validate_pod
 from designer.k8s.core import (
     FieldError,
     FieldWarning,
@@ -22,6 +22,8 @@ from designer.k8s.core import (
     is_qualified_name,
 )
 from tests.builders import pod_from_spec as make_pod
+
+V131 = cluster_version("1.31")
 
 DATA = Path(__file__).parents[1] / "data"
 
@@ -434,6 +436,36 @@ def test_template_labels_use_the_template_path() -> None:
     pod = make_pod(one(), {"labels": {"bad key": "v"}})
     result = validate_pod(pod, spec_path="spec.template.spec", template=True)
     assert {e.field for e in result.errors} == {"spec.template.labels"}
+
+
+def test_annotation_keys_are_qualified_names_after_labels() -> None:
+    # ValidateObjectMeta: labels, then ValidateAnnotations (IsQualifiedName of the lowered key).
+    pod = make_pod(one(), {"name": "p", "labels": {"-x": "v"}, "annotations": {"Bad Key": "v"}})
+    result = validate_pod(pod)
+    assert [e.field for e in result.errors] == ["metadata.labels", "metadata.annotations"]
+    assert str(result.errors[1]).startswith(
+        'metadata.annotations: Invalid value: "Bad Key": name part must consist of'
+    )
+    upper = make_pod(one(), {"name": "p", "annotations": {"Example.COM/Note": "v"}})
+    assert validate_pod(upper).errors == []
+
+
+def test_annotations_over_256_kib_are_too_long_in_the_releases_wording() -> None:
+    big = {"name": "p", "annotations": {"note": "x" * (256 * 1024)}}
+    assert [str(e) for e in validate_pod(make_pod(one(), big)).errors] == [
+        "metadata.annotations: Too long: may not be more than 262144 bytes"
+    ]
+    assert [str(e) for e in validate_pod(make_pod(one(), big), version=V131).errors] == [
+        "metadata.annotations: Too long: must have at most 262144 bytes"
+    ]
+    exact = {"name": "p", "annotations": {"note": "x" * (256 * 1024 - 4)}}
+    assert validate_pod(make_pod(one(), exact)).errors == []
+
+
+def test_template_annotations_use_the_template_path() -> None:
+    pod = make_pod(one(), {"annotations": {"bad key": "v"}})
+    result = validate_pod(pod, spec_path="spec.template.spec", template=True)
+    assert [e.field for e in result.errors] == ["spec.template.annotations"]
 
 
 def test_image_with_whitespace_is_refused_for_a_pod_only() -> None:

@@ -442,6 +442,21 @@ def test_a_jobs_managed_by_follows_the_version() -> None:
     assert before + after == []
 
 
+def test_too_long_values_say_it_in_the_releases_words() -> None:
+    # kubernetes#128553 (1.32): TooLongMaxLength became TooLong, "may not be more than N bytes".
+    managed = _job(managedBy="example.com/" + "c" * 60)
+    assert _lines(managed) == ["spec.managedBy: Too long: may not be more than 63 bytes"]
+    annotated = _job()
+    annotated["metadata"]["annotations"] = {"note": "x" * (256 * 1024)}
+    assert _lines(annotated) == [
+        "metadata.annotations: Too long: may not be more than 262144 bytes"
+    ]
+    before, after = object_errors(annotated, cluster_version("1.31"))
+    assert [f"{e.field}: {e.body()}" for e in before + after] == [
+        "metadata.annotations: Too long: must have at most 262144 bytes"
+    ]
+
+
 def test_an_unconvertible_selector_skips_the_template_checks() -> None:
     obj = _apps(
         "Deployment",
