@@ -39,6 +39,7 @@ Choices where the Go source leaves room:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -177,6 +178,33 @@ def too_long(path: str, most: int, version: ClusterVersion = LATEST) -> FieldErr
     else:
         message = f"must have at most {most} bytes"
     return FieldError(path, "FieldValueTooLong", message, "")
+
+
+MIRROR_POD_ANNOTATION = "kubernetes.io/config.mirror"
+POD_DELETION_COST = "controller.kubernetes.io/pod-deletion-cost"
+MSG_MIRROR_NEEDS_NODE = "must set spec.nodeName if mirror pod annotation is set"
+MSG_DELETION_COST = "must be a 32bit integer"
+_DELETION_COST = re.compile(r"(?:-[0-9]+|0|[1-9][0-9]*)")
+
+
+def validate_pod_specific_annotations(
+    annotations: Mapping[str, Any] | None, pod: Pod, path: str
+) -> list[FieldError]:
+    """ValidatePodSpecificAnnotations, the parts that apply to current pods: a mirror pod
+    must name its node, and a pod deletion cost (the ReplicaSet controller's scale-down
+    order) must be what GetDeletionCostFromPodAnnotations reads: no '+', no leading zero,
+    strconv.ParseInt(value, 10, 32)."""
+    annotations = annotations or {}
+    errs: list[FieldError] = []
+    if MIRROR_POD_ANNOTATION in annotations and not _extra(pod.spec).get("nodeName"):
+        where = key(path, MIRROR_POD_ANNOTATION)
+        errs.append(invalid(where, annotations[MIRROR_POD_ANNOTATION], MSG_MIRROR_NEEDS_NODE))
+    if POD_DELETION_COST in annotations:
+        cost = annotations[POD_DELETION_COST]
+        ok = isinstance(cost, str) and _DELETION_COST.fullmatch(cost) is not None
+        if not ok or not -(2**31) <= int(cost) < 2**31:
+            errs.append(invalid(key(path, POD_DELETION_COST), cost, MSG_DELETION_COST))
+    return errs
 
 
 def validate_object_meta(pod: Pod, path: str, version: ClusterVersion = LATEST) -> list[FieldError]:
@@ -532,6 +560,7 @@ def validate_pod(
         errors += validate_labels(pod.metadata.labels, child(base, "labels"))
         annotations = pod.metadata.annotations
         errors += validate_annotations(annotations, child(base, "annotations"), version)
+        errors += validate_pod_specific_annotations(annotations, pod, child(base, "annotations"))
         errors += validate_pod_spec(defaulted, pod, spec_path)
         if _set(defaulted.spec, "ephemeralContainers"):
             ephemeral = child(spec_path, "ephemeralContainers")
@@ -539,6 +568,9 @@ def validate_pod(
     else:
         # ValidatePodCreate -> validatePodMetadataAndSpec, then the create-only checks.
         errors += validate_object_meta(defaulted, metadata_path, version)
+        errors += validate_pod_specific_annotations(
+            pod.metadata.annotations, pod, child(metadata_path, "annotations")
+        )
         errors += validate_pod_spec(defaulted, pod, spec_path)
         for list_path, containers in (
             (child(spec_path, "containers"), defaulted.spec.containers),

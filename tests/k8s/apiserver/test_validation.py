@@ -468,6 +468,41 @@ def test_template_annotations_use_the_template_path() -> None:
     assert [e.field for e in result.errors] == ["spec.template.annotations"]
 
 
+@pytest.mark.parametrize("cost", ["high", "+1", "007", "-", "", "2147483648", "-2147483649", "1.5"])
+def test_a_pod_deletion_cost_must_be_a_32bit_integer(cost: str) -> None:
+    # ValidatePodSpecificAnnotations -> GetDeletionCostFromPodAnnotations: no "+", no
+    # leading zero, strconv.ParseInt(value, 10, 32).
+    meta = {"name": "p", "annotations": {"controller.kubernetes.io/pod-deletion-cost": cost}}
+    assert [str(e) for e in validate_pod(make_pod(one(), meta)).errors] == [
+        "metadata.annotations[controller.kubernetes.io/pod-deletion-cost]: "
+        f'Invalid value: "{cost}": must be a 32bit integer'
+    ]
+
+
+@pytest.mark.parametrize("cost", ["-5", "0", "10", "-007", "2147483647", "-2147483648"])
+def test_a_pod_deletion_cost_in_range_is_accepted(cost: str) -> None:
+    meta = {"name": "p", "annotations": {"controller.kubernetes.io/pod-deletion-cost": cost}}
+    assert validate_pod(make_pod(one(), meta)).errors == []
+
+
+def test_a_mirror_pod_annotation_needs_a_node_name() -> None:
+    meta = {"name": "p", "annotations": {"kubernetes.io/config.mirror": "abc"}}
+    assert [str(e) for e in validate_pod(make_pod(one(), meta)).errors] == [
+        'metadata.annotations[kubernetes.io/config.mirror]: Invalid value: "abc": '
+        "must set spec.nodeName if mirror pod annotation is set"
+    ]
+    on_a_node = {**one(), "nodeName": "node-1"}
+    assert validate_pod(make_pod(on_a_node, meta)).errors == []
+
+
+def test_pod_specific_annotations_are_checked_in_templates_at_the_template_path() -> None:
+    meta = {"annotations": {"controller.kubernetes.io/pod-deletion-cost": "high"}}
+    result = validate_pod(make_pod(one(), meta), spec_path="spec.template.spec", template=True)
+    assert [e.field for e in result.errors] == [
+        "spec.template.annotations[controller.kubernetes.io/pod-deletion-cost]"
+    ]
+
+
 def test_image_with_whitespace_is_refused_for_a_pod_only() -> None:
     spec = {"containers": [{"name": "app", "image": " busybox"}]}
     assert errors(spec) == [
