@@ -32,7 +32,6 @@ from designer.k8s.core import (
     Unquoted,
     go_quote,
     invalid,
-    is_dns1123_label,
     name_is_dns_label,
     regex_error,
     required,
@@ -123,14 +122,7 @@ def pod_template_errors(
     )
     if pod is None:
         return errors, None
-    result = validate_pod(pod, spec_path=spec_path, template=True)
-    errors = list(result.errors)
-    subdomain = pod_spec.get("subdomain")
-    if isinstance(subdomain, str) and subdomain:
-        # ValidatePodSpec: ValidateDNS1123Label(spec.Subdomain, fldPath.Child("subdomain")).
-        path = spec_path + ".subdomain"
-        errors += [invalid(path, subdomain, m) for m in is_dns1123_label(subdomain)]
-    return errors, pod
+    return list(validate_pod(pod, spec_path=spec_path, template=True).errors), pod
 
 
 def template_warnings(obj: dict[str, Any]) -> list[FieldWarning]:

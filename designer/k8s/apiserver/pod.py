@@ -472,6 +472,7 @@ def validate_pod_spec(pod: Pod, original: Pod, path: str) -> list[FieldError]:
     if dns and dns not in SUPPORTED_DNS_POLICIES:
         errs.append(not_supported(child(path, "dnsPolicy"), dns, SUPPORTED_DNS_POLICIES))
     errs += validate_labels(spec.node_selector, child(path, "nodeSelector"))
+    errs += _validate_names_and_deadline(_extra(spec), path)
     if spec.priority_class_name:
         pc_path = child(path, "priorityClassName")
         errs += [
@@ -486,6 +487,30 @@ def validate_pod_spec(pod: Pod, original: Pod, path: str) -> list[FieldError]:
             child(path, "overhead"),
             original=ResourceRequirements(limits=orig.overhead),
         )
+    return errs
+
+
+MSG_ACTIVE_DEADLINE = f"must be between 1 and {2**31 - 1}, inclusive"  # InclusiveRangeError
+
+
+def _validate_names_and_deadline(extra: Mapping[str, Any], path: str) -> list[FieldError]:
+    """ValidatePodSpec's serviceAccountName and nodeName (DNS subdomains),
+    activeDeadlineSeconds (1 to MaxInt32), hostname and subdomain (DNS labels), in its
+    order; each only when set (``len(...) > 0``, ``!= nil``)."""
+    errs: list[FieldError] = []
+    for name in ("serviceAccountName", "nodeName"):
+        value = extra.get(name)
+        if isinstance(value, str) and value:
+            where = child(path, name)
+            errs += [invalid(where, value, m) for m in name_is_dns_subdomain(value)]
+    deadline = extra.get("activeDeadlineSeconds")
+    in_range = isinstance(deadline, bool) or not isinstance(deadline, int) or 0 < deadline < 2**31
+    if not in_range:
+        errs.append(invalid(child(path, "activeDeadlineSeconds"), deadline, MSG_ACTIVE_DEADLINE))
+    for name in ("hostname", "subdomain"):
+        value = extra.get(name)
+        if isinstance(value, str) and value:
+            errs += [invalid(child(path, name), value, m) for m in is_dns1123_label(value)]
     return errs
 
 

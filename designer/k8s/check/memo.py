@@ -8,13 +8,14 @@ generateName, pod-template-hash label, image tag (across rollouts), node, volume
 The key keeps every field the checks read, and replaces the fields that differ from pod to
 pod by what the checks make of them:
 
-* a field no check reads (uid, resourceVersion, nodeName, volumes...) is left out; of the
-  volumes, advice reads the memory-backed emptyDirs (with their index) and which volume is
-  mounted at /dev/shm, so those stay;
+* a field no check reads (uid, resourceVersion, volumes...) is left out; of the volumes,
+  advice reads the memory-backed emptyDirs (with their index) and which volume is mounted
+  at /dev/shm, so those stay;
 * a field whose value only matters when it is invalid (the name, generateName, namespace,
-  a label's value, an image) becomes ``True`` when it is valid (every valid value
-  gets the same report) and ``[value]`` when it is not (its report names the value; the list
-  keeps a ``true`` written in the manifest apart from a valid value).
+  a label's value, an image, the nodeName, hostname and subdomain) becomes ``True`` when it
+  is valid (every valid value gets the same report) and ``[value]`` when it is not (its
+  report names the value; the list keeps a ``true`` written in the manifest apart from a
+  valid value).
 
 So two pods with one key get the same report, message for message; the differential test
 (tests/k8s/check/test_check_memo.py) checks it against a check without sharing.
@@ -29,6 +30,7 @@ from typing import Any
 import orjson
 
 from designer.k8s.core import (
+    is_dns1123_label,
     is_dns1123_subdomain_ok,
     is_valid_label_value,
     name_is_dns_label,
@@ -52,9 +54,6 @@ SKIPPED_METADATA = frozenset(
         "selfLink",
     }
 )
-# The engine validates neither volumes nor node placement (a pod's projected service
-# account token volume is named after the pod).
-SKIPPED_SPEC = frozenset({"nodeName", "volumes", "hostname", "subdomain"})
 SKIPPED_CONTAINER = frozenset({"volumeMounts"})
 
 
@@ -86,6 +85,13 @@ class _Validity:
 
 
 _generate_name_ok = _Validity(lambda v: name_is_dns_subdomain(v, prefix=True))
+# A pod's node (a mirror pod must name one), and its hostname and subdomain (a StatefulSet's
+# pods are named after their pod): only their validity is read (apiserver.pod).
+_SPEC_NAMES = (
+    ("nodeName", _Validity(name_is_dns_subdomain)),
+    ("hostname", _Validity(is_dns1123_label)),
+    ("subdomain", _Validity(is_dns1123_label)),
+)
 _namespace_ok = _Validity(name_is_dns_label)
 _label_value_ok = _Validity(lambda v: is_valid_label_value(v) if v else [])
 
@@ -198,14 +204,12 @@ def memo_key(workload: Workload) -> bytes | None:
     )
 
 
-_SKIPPED_SPEC_NOT_VOLUMES = tuple(sorted(SKIPPED_SPEC - {"volumes"}))
-
-
 def _spec_copy(spec: dict[str, Any]) -> dict[str, Any]:
-    """A copy of the spec without the fields no check reads but its volumes."""
+    """A copy of the spec with its names as their validity (its volumes as they are)."""
     copy = dict(spec)
-    for k in _SKIPPED_SPEC_NOT_VOLUMES:
-        copy.pop(k, None)
+    for k, ok in _SPEC_NAMES:
+        if k in copy:
+            copy[k] = ok(copy[k])
     return copy
 
 

@@ -941,3 +941,66 @@ def test_a_rollout_value_of_many_digits_is_refused_at_its_field(digits: int) -> 
         "spec.strategy.rollingUpdate.maxSurge",
         "spec.strategy.rollingUpdate.maxUnavailable",
     ]
+
+
+RFC1123_LABEL = (
+    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "
+    "and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', "
+    "regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
+)
+RFC1123_SUBDOMAIN = (
+    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' "
+    "or '.', and must start and end with an alphanumeric character (e.g. 'example.com', "
+    "regex used for validation is "
+    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
+)
+
+
+def test_names_and_deadline_of_a_pod_spec_are_validated_in_go_order() -> None:
+    # ValidatePodSpec: serviceAccountName, nodeName (DNS subdomains), activeDeadlineSeconds
+    # (1..MaxInt32), hostname, subdomain (DNS labels), each only when set.
+    spec = {
+        **one(),
+        "subdomain": "Bad_Sub",
+        "hostname": "web.0",
+        "activeDeadlineSeconds": 0,
+        "nodeName": "Node_1",
+        "serviceAccountName": "Robot",
+    }
+    assert errors(spec) == [
+        f'spec.serviceAccountName: Invalid value: "Robot": {RFC1123_SUBDOMAIN}',
+        f'spec.nodeName: Invalid value: "Node_1": {RFC1123_SUBDOMAIN}',
+        "spec.activeDeadlineSeconds: Invalid value: 0: must be between 1 and 2147483647, inclusive",
+        # IsDNS1123Label: a valid subdomain that is no label "must not contain dots".
+        'spec.hostname: Invalid value: "web.0": must not contain dots',
+        f'spec.subdomain: Invalid value: "Bad_Sub": {RFC1123_LABEL}',
+    ]
+
+
+@pytest.mark.parametrize("deadline", [-1, 0, 2147483648])
+def test_an_active_deadline_out_of_range_is_refused(deadline: int) -> None:
+    assert errors({**one(), "activeDeadlineSeconds": deadline}) == [
+        f"spec.activeDeadlineSeconds: Invalid value: {deadline}: "
+        "must be between 1 and 2147483647, inclusive"
+    ]
+
+
+def test_valid_names_and_deadlines_pass() -> None:
+    spec = {
+        **one(),
+        "subdomain": "web",
+        "hostname": "web-0",
+        "activeDeadlineSeconds": 2147483647,
+        "nodeName": "node-1.example.com",
+        "serviceAccountName": "robot.v1",
+    }
+    assert errors(spec) == []
+    assert errors({**one(), "hostname": "", "subdomain": "", "nodeName": ""}) == []
+    assert errors({**one(), "activeDeadlineSeconds": 1}) == []
+
+
+def test_a_template_hostname_is_checked_at_the_template_path() -> None:
+    result = validate_pod(
+        make_pod({**one(), "hostname": "Web"}), spec_path="spec.template.spec", template=True
+    )
+    assert [e.field for e in result.errors] == ["spec.template.spec.hostname"]

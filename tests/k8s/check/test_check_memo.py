@@ -23,6 +23,17 @@ images = st.sampled_from(["nginx:1", "nginx:2", "", " nginx", "nginx ", None, 7,
 quantities = st.sampled_from(["1", "500m", "1Gi", "128m", "-1", "x", 1, 0.5, None, float("nan")])
 container_names = st.sampled_from(["app", "side", "App", "", "web-1", "a" * 64, 7])
 other_names = st.sampled_from(["app", "side", "main", "web-1", "c0", "App"])
+_ABSENT = object()
+node_names = st.sampled_from(["n1", "n2", "Node_1", "", None, _ABSENT])
+dns_labels = st.sampled_from(["web-0", "web-1", "Web", "web.0", "", "a" * 64, 3])
+pod_specific_annotations = st.sampled_from(
+    [
+        {"kubernetes.io/config.mirror": "abc"},
+        {"controller.kubernetes.io/pod-deletion-cost": "10"},
+        {"controller.kubernetes.io/pod-deletion-cost": "high"},
+        {"kubernetes.io/config.mirror": "abc", "controller.kubernetes.io/pod-deletion-cost": "-1"},
+    ]
+)
 
 
 shm_empty_dirs = st.sampled_from(
@@ -61,6 +72,9 @@ def pods(draw: Any, valid: bool = False) -> dict[str, Any]:
             )
         )
     meta["uid"] = draw(st.sampled_from(["u1", "u2"]))
+    if not valid and draw(st.booleans()):
+        # Read with spec.nodeName and on their own (ValidatePodSpecificAnnotations).
+        meta["annotations"] = draw(pod_specific_annotations)
     containers = []
     for _ in range(draw(st.integers(1, 2))):
         resources = {
@@ -80,10 +94,13 @@ def pods(draw: Any, valid: bool = False) -> dict[str, Any]:
         if resources:
             container["resources"] = resources
         containers.append(container)
-    spec: dict[str, Any] = {
-        "containers": containers,
-        "nodeName": draw(st.sampled_from(["n1", "n2"])),
-    }
+    spec: dict[str, Any] = {"containers": containers}
+    node = draw(st.sampled_from(["n1", "n2"]) if valid else node_names)
+    if node is not _ABSENT:
+        spec["nodeName"] = node
+    for field in ("hostname", "subdomain"):
+        if draw(st.booleans()):
+            spec[field] = draw(st.sampled_from(["web-0", "web"]) if valid else dns_labels)
     if draw(st.booleans()):
         # Advice reads memory-backed emptyDirs and the /dev/shm mount (issue 16).
         spec["volumes"] = [
@@ -126,6 +143,7 @@ def replicas(draw: Any) -> list[dict[str, Any]]:
                     "image",
                     "volume",
                     "container",
+                    "node",
                     "none",
                 ]
             )
@@ -142,6 +160,15 @@ def replicas(draw: Any) -> list[dict[str, Any]]:
             # Each pod's token volume has its own name; the /dev/shm volume may differ too.
             pod["spec"]["volumes"][0]["name"] = draw(st.sampled_from(["kube-api-access-b2", "t"]))
             pod["spec"]["volumes"][1]["emptyDir"] = draw(shm_empty_dirs)
+        elif field == "node":
+            # A pod not scheduled yet, or another node (a mirror pod must name one), and a
+            # StatefulSet pod's own hostname.
+            node = draw(node_names)
+            pod["spec"].pop("nodeName", None)
+            if node is not _ABSENT:
+                pod["spec"]["nodeName"] = node
+            if draw(st.booleans()):
+                pod["spec"][draw(st.sampled_from(["hostname", "subdomain"]))] = draw(dns_labels)
         elif field == "container":
             # Another Deployment's pods: the same resources, other container names (some
             # invalid or repeated, or named elsewhere in the pod).
@@ -255,3 +282,21 @@ def test_an_entry_with_an_integer_past_64_bits_gets_its_container_names_back() -
     own = check_files([("in.yaml", text)], kubernetes_version="1.31").as_dict()
     assert shared["objects"][0]["admission"] is not None
     assert shared["objects"] == own["objects"]
+
+
+@pytest.mark.parametrize("indent", [None, 4])
+def test_mirror_pods_with_and_without_a_node_do_not_share_a_report(indent: int | None) -> None:
+    # A mirror pod must name its node (ValidatePodSpecificAnnotations): the key keeps
+    # whether spec.nodeName is set, and nothing more of it.
+    def pod(i: int, node: str | None) -> dict[str, Any]:
+        spec: dict[str, Any] = {"containers": [{"name": "app", "image": "nginx"}]}
+        if node is not None:
+            spec["nodeName"] = node
+        meta = {"name": f"p{i}", "annotations": {"kubernetes.io/config.mirror": "abc"}}
+        return {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec}
+
+    items = [pod(0, "n1"), pod(1, None), pod(2, "n2"), pod(3, ""), pod(4, None)]
+    text = json.dumps({"apiVersion": "v1", "kind": "List", "items": items}, indent=indent)
+    fields = [[e["field"] for e in o["errors"]] for o in check_texts([("d", text)])["objects"]]
+    mirror = ["metadata.annotations[kubernetes.io/config.mirror]"]
+    assert fields == [[], mirror, [], mirror, mirror]
