@@ -66,6 +66,7 @@ from designer.k8s.core import (
     PodSpec,
     Quantity,
     ResourceRequirements,
+    Unquoted,
     aggregate_container_resources,
     child,
     duplicate,
@@ -473,6 +474,8 @@ def validate_pod_spec(pod: Pod, original: Pod, path: str) -> list[FieldError]:
         errs.append(not_supported(child(path, "dnsPolicy"), dns, SUPPORTED_DNS_POLICIES))
     errs += validate_labels(spec.node_selector, child(path, "nodeSelector"))
     errs += _validate_names_and_deadline(_extra(spec), path)
+    if spec.tolerations:
+        errs += validate_tolerations(spec.tolerations, child(path, "tolerations"))
     if spec.priority_class_name:
         pc_path = child(path, "priorityClassName")
         errs += [
@@ -512,6 +515,62 @@ def _validate_names_and_deadline(extra: Mapping[str, Any], path: str) -> list[Fi
         if isinstance(value, str) and value:
             errs += [invalid(child(path, name), value, m) for m in is_dns1123_label(value)]
     return errs
+
+
+MSG_TOLERATION_EMPTY_KEY = (
+    'operator must be Exists when `key` is empty, which means "match all values and all keys"'
+)
+MSG_TOLERATION_SECONDS = "effect must be 'NoExecute' when `tolerationSeconds` is set"
+MSG_TOLERATION_EXISTS_VALUE = "value must be empty when `operator` is 'Exists'"
+TOLERATION_OPERATORS = ("Equal", "Exists")
+TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
+_TOLERATION_FIELDS = ("key", "operator", "value", "effect")
+
+
+def validate_tolerations(tolerations: list[Any], path: str) -> list[FieldError]:
+    """ValidateTolerations, in its order, Go's paths included (a bad value and an Exists
+    with a value are reported at ``[i].operator``). A toleration whose fields are not
+    strings is left to the decoder (the API server refuses it before validating)."""
+    errs: list[FieldError] = []
+    for i, toleration in enumerate(tolerations):
+        if not isinstance(toleration, dict):
+            continue
+        fields = [toleration.get(name) or "" for name in _TOLERATION_FIELDS]
+        if not all(isinstance(f, str) for f in fields):
+            continue
+        tol_key, operator, value, effect = fields
+        at = index(path, i)
+        seconds = toleration.get("tolerationSeconds")
+        if tol_key:
+            errs += [invalid(child(at, "key"), tol_key, m) for m in is_qualified_name(tol_key)]
+        if not tol_key and operator != "Exists":
+            errs.append(invalid(child(at, "operator"), operator, MSG_TOLERATION_EMPTY_KEY))
+        if seconds is not None and effect != "NoExecute":
+            errs.append(invalid(child(at, "effect"), effect, MSG_TOLERATION_SECONDS))
+        if operator in ("Equal", ""):
+            problems = is_valid_label_value(value)
+            if problems:
+                errs.append(invalid(child(at, "operator"), value, ";".join(problems)))
+        elif operator == "Exists":
+            if value:
+                struct = _go_toleration(tol_key, operator, value, effect, seconds)
+                errs.append(invalid(child(at, "operator"), struct, MSG_TOLERATION_EXISTS_VALUE))
+        else:
+            errs.append(not_supported(child(at, "operator"), operator, TOLERATION_OPERATORS))
+        if effect and effect not in TAINT_EFFECTS:
+            errs.append(not_supported(child(at, "effect"), effect, TAINT_EFFECTS))
+    return errs
+
+
+def _go_toleration(key_: str, operator: str, value: str, effect: str, seconds: Any) -> Unquoted:
+    """``%#v`` of the internal core.Toleration (a set tolerationSeconds prints as its
+    address, different on every request: shown as ``0xc000…``)."""
+    pointer = "nil" if seconds is None else "0xc000…"
+    return Unquoted(
+        f"core.Toleration{{Key:{go_quote(key_)}, Operator:{go_quote(operator)}, "
+        f"Value:{go_quote(value)}, Effect:{go_quote(effect)}, "
+        f"TolerationSeconds:(*int64)({pointer})}}"
+    )
 
 
 # --- warnings (pkg/api/pod/warnings.go) ----------------------------------------------------

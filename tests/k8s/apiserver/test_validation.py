@@ -1004,3 +1004,81 @@ def test_a_template_hostname_is_checked_at_the_template_path() -> None:
         make_pod({**one(), "hostname": "Web"}), spec_path="spec.template.spec", template=True
     )
     assert [e.field for e in result.errors] == ["spec.template.spec.hostname"]
+
+
+LABEL_VALUE = (
+    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' "
+    "or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or "
+    "'my_value',  or '12345', regex used for validation is "
+    "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
+)
+
+
+@pytest.mark.parametrize(
+    "toleration",
+    [
+        {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"},
+        {"operator": "Exists"},  # tolerates every taint
+        {"key": "dedicated", "value": "ml", "effect": "NoExecute", "tolerationSeconds": 60},
+        {"key": "dedicated", "operator": "Equal", "value": "", "effect": "PreferNoSchedule"},
+    ],
+)
+def test_valid_tolerations_pass(toleration: dict[str, Any]) -> None:
+    assert errors({**one(), "tolerations": [toleration]}) == []
+
+
+@pytest.mark.parametrize(
+    ("toleration", "expected"),
+    [
+        (
+            {"operator": "Equal", "value": "x"},
+            [
+                'spec.tolerations[0].operator: Invalid value: "Equal": operator must be Exists '
+                'when `key` is empty, which means "match all values and all keys"'
+            ],
+        ),
+        (
+            {"value": "x"},
+            [
+                'spec.tolerations[0].operator: Invalid value: "": operator must be Exists when '
+                '`key` is empty, which means "match all values and all keys"'
+            ],
+        ),
+        (
+            # Go reports a bad value at .operator.
+            {"key": "k", "value": "-bad-"},
+            [f'spec.tolerations[0].operator: Invalid value: "-bad-": {LABEL_VALUE}'],
+        ),
+        (
+            {"key": "k", "operator": "Exists", "value": "v"},
+            [
+                'spec.tolerations[0].operator: Invalid value: core.Toleration{Key:"k", '
+                'Operator:"Exists", Value:"v", Effect:"", TolerationSeconds:(*int64)(nil)}: '
+                "value must be empty when `operator` is 'Exists'"
+            ],
+        ),
+        (
+            {"key": "k", "operator": "In", "effect": "Sometimes", "tolerationSeconds": 5},
+            [
+                'spec.tolerations[0].effect: Invalid value: "Sometimes": effect must be '
+                "'NoExecute' when `tolerationSeconds` is set",
+                'spec.tolerations[0].operator: Unsupported value: "In": supported values: '
+                '"Equal", "Exists"',
+                'spec.tolerations[0].effect: Unsupported value: "Sometimes": supported values: '
+                '"NoSchedule", "PreferNoSchedule", "NoExecute"',
+            ],
+        ),
+    ],
+)
+def test_tolerations_are_validated_as_validate_tolerations_does(
+    toleration: dict[str, Any], expected: list[str]
+) -> None:
+    assert errors({**one(), "tolerations": [{"key": "ok", "operator": "Exists"}, toleration]}) == [
+        e.replace("tolerations[0]", "tolerations[1]") for e in expected
+    ]
+
+
+def test_a_bad_toleration_key_is_a_qualified_name_error() -> None:
+    found = errors({**one(), "tolerations": [{"key": "a b", "operator": "Exists"}]})
+    assert len(found) == 1
+    assert found[0].startswith('spec.tolerations[0].key: Invalid value: "a b": name part must')
