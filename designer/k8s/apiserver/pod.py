@@ -473,7 +473,9 @@ def validate_pod_spec(pod: Pod, original: Pod, path: str) -> list[FieldError]:
     if dns and dns not in SUPPORTED_DNS_POLICIES:
         errs.append(not_supported(child(path, "dnsPolicy"), dns, SUPPORTED_DNS_POLICIES))
     errs += validate_labels(spec.node_selector, child(path, "nodeSelector"))
-    errs += _validate_names_and_deadline(_extra(spec), path)
+    extra = _extra(spec)
+    errs += _validate_scheduling_gates(extra.get("schedulingGates"), child(path, "schedulingGates"))
+    errs += _validate_names_and_deadline(extra, path)
     if spec.tolerations:
         errs += validate_tolerations(spec.tolerations, child(path, "tolerations"))
     if spec.priority_class_name:
@@ -482,6 +484,15 @@ def validate_pod_spec(pod: Pod, original: Pod, path: str) -> list[FieldError]:
             invalid(pc_path, spec.priority_class_name, m)
             for m in name_is_dns_subdomain(spec.priority_class_name)
         ]
+    runtime_class = extra.get("runtimeClassName")
+    if isinstance(runtime_class, str):  # ValidateRuntimeClassName: set (even to "")
+        rc_path = child(path, "runtimeClassName")
+        errs += [invalid(rc_path, runtime_class, m) for m in name_is_dns_subdomain(runtime_class)]
+    preemption = extra.get("preemptionPolicy")
+    if preemption == "":
+        errs.append(required(child(path, "preemptionPolicy")))
+    elif isinstance(preemption, str) and preemption not in PREEMPTION_POLICIES:
+        errs.append(not_supported(child(path, "preemptionPolicy"), preemption, PREEMPTION_POLICIES))
     if spec.overhead is not None:
         # validateOverhead reuses the container rules on {limits: overhead}: hence the
         # ``spec.overhead.limits[cpu]`` paths.
@@ -490,6 +501,30 @@ def validate_pod_spec(pod: Pod, original: Pod, path: str) -> list[FieldError]:
             child(path, "overhead"),
             original=ResourceRequirements(limits=orig.overhead),
         )
+    return errs
+
+
+# ValidatePodCreate: a pod is bound to its node only once nothing holds its scheduling.
+MSG_NODE_NAME_WITH_GATES = "cannot be set until all schedulingGates have been cleared"
+# ValidatePreemptionPolicy, in Go's order.
+PREEMPTION_POLICIES = ("PreemptLowerPriority", "Never")
+
+
+def _validate_scheduling_gates(gates: Any, path: str) -> list[FieldError]:
+    """validateSchedulingGates: each name a qualified name, none twice (a gate whose name
+    is not a string is left to the decoder)."""
+    errs: list[FieldError] = []
+    seen: set[str] = set()
+    for i, gate in enumerate(gates if isinstance(gates, list) else []):
+        name = gate.get("name") if isinstance(gate, dict) else None
+        name = "" if name is None else name
+        if not isinstance(name, str):
+            continue
+        at = index(path, i)
+        errs += [invalid(at, name, m) for m in is_qualified_name(name)]
+        if name in seen:
+            errs.append(duplicate(at, name))
+        seen.add(name)
     return errs
 
 
@@ -656,13 +691,16 @@ def validate_pod(
             pod.metadata.annotations, pod, child(metadata_path, "annotations")
         )
         errors += validate_pod_spec(defaulted, pod, spec_path)
+        if _set(defaulted.spec, "ephemeralContainers"):
+            ephemeral = child(spec_path, "ephemeralContainers")
+            errors.append(forbidden(ephemeral, MSG_EPHEMERAL_ON_CREATE))
+        extra = _extra(defaulted.spec)
+        if extra.get("nodeName") and extra.get("schedulingGates"):
+            errors.append(forbidden(child(spec_path, "nodeName"), MSG_NODE_NAME_WITH_GATES))
         for list_path, containers in (
             (child(spec_path, "containers"), defaulted.spec.containers),
             (child(spec_path, "initContainers"), defaulted.spec.init_list),
         ):
             for i, c in enumerate(containers):
                 errors += _container_only_for_pod(c, index(list_path, i))
-        if _set(defaulted.spec, "ephemeralContainers"):
-            ephemeral = child(spec_path, "ephemeralContainers")
-            errors.append(forbidden(ephemeral, MSG_EPHEMERAL_ON_CREATE))
     return ValidationResult(errors=errors, warnings=pod_warnings(defaulted, spec_path))

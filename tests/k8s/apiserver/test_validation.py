@@ -1082,3 +1082,45 @@ def test_a_bad_toleration_key_is_a_qualified_name_error() -> None:
     found = errors({**one(), "tolerations": [{"key": "a b", "operator": "Exists"}]})
     assert len(found) == 1
     assert found[0].startswith('spec.tolerations[0].key: Invalid value: "a b": name part must')
+
+
+QUALIFIED_NAME_PART = (
+    "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and "
+    "end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex "
+    "used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
+)
+
+
+def test_scheduling_gates_are_qualified_names_listed_once() -> None:
+    gates = [{"name": "kueue.x-k8s.io/admission"}, {"name": "kueue.x-k8s.io/admission"}, {}]
+    assert errors({**one(), "schedulingGates": gates}) == [
+        'spec.schedulingGates[1]: Duplicate value: "kueue.x-k8s.io/admission"',
+        'spec.schedulingGates[2]: Invalid value: "": name part must be non-empty',
+        f'spec.schedulingGates[2]: Invalid value: "": {QUALIFIED_NAME_PART}',
+    ]
+    assert errors({**one(), "schedulingGates": [{"name": "example.com/wait"}]}) == []
+
+
+def test_a_gated_pod_cannot_name_its_node_on_create() -> None:
+    spec = {**one(), "nodeName": "node-1", "schedulingGates": [{"name": "example.com/wait"}]}
+    assert errors(spec) == [
+        "spec.nodeName: Forbidden: cannot be set until all schedulingGates have been cleared"
+    ]
+    # A template is not a pod being created (ValidatePodCreate only).
+    assert errors(spec, spec_path="spec.template.spec", template=True) == []
+
+
+def test_runtime_class_and_preemption_policy_are_validated() -> None:
+    assert errors({**one(), "runtimeClassName": "nvidia", "preemptionPolicy": "Never"}) == []
+    assert errors({**one(), "runtimeClassName": "NVIDIA"}) == [
+        f'spec.runtimeClassName: Invalid value: "NVIDIA": {RFC1123_SUBDOMAIN}'
+    ]
+    # Set, even to "" (a pointer in Go), is validated.
+    assert errors({**one(), "runtimeClassName": ""}) == [
+        f'spec.runtimeClassName: Invalid value: "": {RFC1123_SUBDOMAIN}'
+    ]
+    assert errors({**one(), "preemptionPolicy": ""}) == ["spec.preemptionPolicy: Required value"]
+    assert errors({**one(), "preemptionPolicy": "Sometimes"}) == [
+        'spec.preemptionPolicy: Unsupported value: "Sometimes": supported values: '
+        '"PreemptLowerPriority", "Never"'
+    ]
