@@ -79,6 +79,8 @@ from designer.k8s.core import (
     is_qualified_name,
     is_supported_pod_level_resource,
     is_valid_label_value,
+    is_valid_port_name,
+    is_valid_port_num,
     key,
     name_is_dns_label,
     name_is_dns_subdomain,
@@ -268,6 +270,9 @@ def validate_container_common(
     if tmp and tmp not in SUPPORTED_TERMINATION_MESSAGE_POLICIES:
         tmp_path = child(path, "terminationMessagePolicy")
         errs.append(not_supported(tmp_path, tmp, SUPPORTED_TERMINATION_MESSAGE_POLICIES))
+    ports = _extra(c).get("ports")
+    if isinstance(ports, list):
+        errs += validate_container_ports(ports, child(path, "ports"))
     pull = _extra(c).get("imagePullPolicy")
     if pull and pull not in SUPPORTED_PULL_POLICIES:
         errs.append(not_supported(child(path, "imagePullPolicy"), pull, SUPPORTED_PULL_POLICIES))
@@ -280,6 +285,42 @@ def validate_container_common(
     errs += validate_container_claims(
         c.claims, claim_names or set(), child(path, "resources", "claims")
     )
+    return errs
+
+
+# supportedPortProtocols, as sets.List prints it (sorted).
+SUPPORTED_PORT_PROTOCOLS = ("SCTP", "TCP", "UDP")
+
+
+def validate_container_ports(ports: list[Any], path: str) -> list[FieldError]:
+    """validateContainerPorts: a name (IANA service name, once per container), the port
+    (required: 0 is unset), a host port, the protocol (defaulted to TCP); a field of the
+    wrong type is left to the decoder."""
+    errs: list[FieldError] = []
+    names: set[str] = set()
+    for i, port in enumerate(ports):
+        if not isinstance(port, dict):
+            continue
+        at = index(path, i)
+        name = port.get("name")
+        if isinstance(name, str) and name:
+            problems = is_valid_port_name(name)
+            errs += [invalid(child(at, "name"), name, m) for m in problems]
+            if not problems and name in names:
+                errs.append(duplicate(child(at, "name"), name))
+            names.add(name)
+        for field_name in ("containerPort", "hostPort"):
+            number = port.get(field_name)
+            if isinstance(number, bool) or not isinstance(number, int | None):
+                continue
+            if not number:
+                if field_name == "containerPort":
+                    errs.append(required(child(at, field_name)))
+                continue
+            errs += [invalid(child(at, field_name), number, m) for m in is_valid_port_num(number)]
+        protocol = port.get("protocol")
+        if isinstance(protocol, str) and protocol and protocol not in SUPPORTED_PORT_PROTOCOLS:
+            errs.append(not_supported(child(at, "protocol"), protocol, SUPPORTED_PORT_PROTOCOLS))
     return errs
 
 
@@ -303,7 +344,27 @@ def validate_containers(
             names.append(name)
         if c.restart_policy is not None:
             errs.append(forbidden(child(p, "restartPolicy"), MSG_NOT_FOR_NON_INIT))
+    errs += _host_port_conflicts(spec.containers, path)
     return errs, names
+
+
+def _host_port_conflicts(containers: list[Container], path: str) -> list[FieldError]:
+    """checkHostPortConflicts: one host port per protocol and host IP among the containers
+    (the protocol defaulted to TCP, as the server has it when it validates)."""
+    errs: list[FieldError] = []
+    seen: set[str] = set()
+    for ci, c in enumerate(containers):
+        ports = _extra(c).get("ports")
+        for pi, port in enumerate(ports if isinstance(ports, list) else []):
+            host_port = port.get("hostPort") if isinstance(port, dict) else None
+            if isinstance(host_port, bool) or not isinstance(host_port, int) or not host_port:
+                continue
+            taken = f"{port.get('protocol') or 'TCP'}/{port.get('hostIP') or ''}/{host_port}"
+            if taken in seen:
+                where = child(index(child(index(path, ci), "ports"), pi), "hostPort")
+                errs.append(duplicate(where, taken))
+            seen.add(taken)
+    return errs
 
 
 def validate_init_containers(

@@ -195,3 +195,29 @@ def is_valid_path_segment_name(name: str) -> list[str]:
         if name == illegal:
             return [f"may not be '{illegal}'"]
     return [f"may not contain '{c}'" for c in ("/", "%") if c in name]
+
+
+MSG_PORT_NUM = "must be between 1 and 65535, inclusive"  # InclusiveRangeError(1, 65535)
+_PORT_NAME_CHARSET = re.compile(r"[-a-z0-9]+")
+_PORT_NAME_LETTER = re.compile(r"[a-z]")
+
+
+def is_valid_port_num(port: int) -> list[str]:
+    """validation.IsValidPortNum."""
+    return [] if 1 <= port <= 65535 else [MSG_PORT_NUM]
+
+
+def is_valid_port_name(port: str) -> list[str]:
+    """validation.IsValidPortName (an IANA_SVC_NAME), its messages in its order."""
+    errs = []
+    if len(port) > 15:
+        errs.append(max_len_error(15))
+    if not _PORT_NAME_CHARSET.fullmatch(port):
+        errs.append("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)")
+    if not _PORT_NAME_LETTER.search(port):
+        errs.append("must contain at least one letter (a-z)")
+    if "--" in port:
+        errs.append("must not contain consecutive hyphens")
+    if port and (port[0] == "-" or port[-1] == "-"):
+        errs.append("must not begin or end with a hyphen")
+    return errs

@@ -1124,3 +1124,49 @@ def test_runtime_class_and_preemption_policy_are_validated() -> None:
         'spec.preemptionPolicy: Unsupported value: "Sometimes": supported values: '
         '"PreemptLowerPriority", "Never"'
     ]
+
+
+def test_container_ports_are_validated_as_validate_container_ports_does() -> None:
+    ports = [
+        {"containerPort": 8080, "name": "http"},
+        {"containerPort": 8081, "name": "http"},  # a name once per container
+        {"name": "123"},  # no port; a name needs a letter
+        {"name": "Bad--Name-Too-Long", "containerPort": 70000, "hostPort": -1, "protocol": "HTTP"},
+    ]
+    prefix = "spec.containers[0].ports"
+    bad = f'{prefix}[3].name: Invalid value: "Bad--Name-Too-Long"'
+    assert errors(one(ports=ports)) == [
+        f'{prefix}[1].name: Duplicate value: "http"',
+        f'{prefix}[2].name: Invalid value: "123": must contain at least one letter (a-z)',
+        f"{prefix}[2].containerPort: Required value",
+        f"{bad}: must be no more than 15 characters",
+        f"{bad}: must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)",
+        f"{bad}: must not contain consecutive hyphens",
+        f"{prefix}[3].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive",
+        f"{prefix}[3].hostPort: Invalid value: -1: must be between 1 and 65535, inclusive",
+        f'{prefix}[3].protocol: Unsupported value: "HTTP": supported values: "SCTP", "TCP", "UDP"',
+    ]
+    assert errors(one(ports=[{"name": "-grpc", "containerPort": 9000}])) == [
+        f'{prefix}[0].name: Invalid value: "-grpc": must not begin or end with a hyphen'
+    ]
+    fine = [{"name": "grpc-2", "containerPort": 9000, "protocol": "UDP", "hostPort": 9000}]
+    assert errors(one(ports=fine)) == []
+
+
+def test_host_ports_conflict_across_containers_by_protocol_and_ip() -> None:
+    def container(name: str, *ports: dict[str, Any]) -> dict[str, Any]:
+        return {"name": name, "image": "busybox", "ports": list(ports)}
+
+    spec = {
+        "containers": [
+            container("a", {"containerPort": 80, "hostPort": 8080}),
+            container(
+                "b",
+                {"containerPort": 81, "hostPort": 8080},
+                {"containerPort": 82, "hostPort": 8080, "protocol": "UDP"},
+                {"containerPort": 83, "hostPort": 8080, "hostIP": "10.0.0.1"},
+            ),
+        ]
+    }
+    # checkHostPortConflicts, after every container's own checks.
+    assert errors(spec) == ['spec.containers[1].ports[0].hostPort: Duplicate value: "TCP//8080"']
