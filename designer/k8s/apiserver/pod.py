@@ -75,8 +75,11 @@ from designer.k8s.core import (
     go_scaled_value,
     index,
     invalid,
+    is_config_map_key,
     is_dns1123_label,
+    is_env_var_name,
     is_qualified_name,
+    is_relaxed_env_var_name,
     is_supported_pod_level_resource,
     is_valid_label_value,
     is_valid_port_name,
@@ -252,7 +255,11 @@ def _set(model: Any, name: str) -> bool:
 
 
 def validate_container_common(
-    c: Container, path: str, original: Container | None, claim_names: set[str] | None = None
+    c: Container,
+    path: str,
+    original: Container | None,
+    claim_names: set[str] | None = None,
+    version: ClusterVersion = LATEST,
 ) -> list[FieldError]:
     """validateContainerCommon: name, image, policies, resources (the parts we model);
     ``claim_names`` are the pod's ``spec.resourceClaims`` names (gatherPodResourceClaimNames)."""
@@ -273,6 +280,9 @@ def validate_container_common(
     ports = _extra(c).get("ports")
     if isinstance(ports, list):
         errs += validate_container_ports(ports, child(path, "ports"))
+    env = _extra(c).get("env")
+    if isinstance(env, list):
+        errs += validate_env(env, child(path, "env"), version)
     pull = _extra(c).get("imagePullPolicy")
     if pull and pull not in SUPPORTED_PULL_POLICIES:
         errs.append(not_supported(child(path, "imagePullPolicy"), pull, SUPPORTED_PULL_POLICIES))
@@ -285,6 +295,125 @@ def validate_container_common(
     errs += validate_container_claims(
         c.claims, claim_names or set(), child(path, "resources", "claims")
     )
+    return errs
+
+
+# validateEnvVarValueFrom's resourceFieldRef: the resources a container's env may read
+# (validContainerResourceFieldPathExpressions, as sets.List prints it) and the hugepages
+# prefixes; the divisors each resource allows (validateContainerResourceDivisor).
+ENV_RESOURCE_FIELDS = (
+    "limits.cpu",
+    "limits.ephemeral-storage",
+    "limits.memory",
+    "requests.cpu",
+    "requests.ephemeral-storage",
+    "requests.memory",
+)
+ENV_RESOURCE_PREFIXES = ("limits.hugepages-", "requests.hugepages-")
+_BYTE_DIVISORS = ("1", "1k", "1M", "1G", "1T", "1P", "1E", "1Ki", "1Mi", "1Gi", "1Ti", "1Pi", "1Ei")
+_DIVISORS = {
+    "cpu": (("1m", "1"), "only divisor's values 1m and 1 are supported with the cpu resource"),
+    "memory": (
+        _BYTE_DIVISORS,
+        "only divisor's values 1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi, 1Ei are "
+        "supported with the memory resource",
+    ),
+    "ephemeral-storage": (
+        _BYTE_DIVISORS,
+        "only divisor's values 1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi, 1Ei are "
+        "supported with the local ephemeral storage resource",
+    ),
+}
+_ENV_SOURCES = ("fieldRef", "resourceFieldRef", "configMapKeyRef", "secretKeyRef")
+MSG_ENV_NO_SOURCE = (
+    "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`"
+)
+MSG_ENV_VALUE_AND_SOURCE = "may not be specified when `value` is not empty"
+MSG_ENV_TWO_SOURCES = "may not have more than one field specified at a time"
+
+
+def validate_env(env: list[Any], path: str, version: ClusterVersion = LATEST) -> list[FieldError]:
+    """ValidateEnv: each name (RelaxedEnvironmentVariableValidation from 1.32: any printable
+    ASCII but '='), then validateEnvVarValueFrom: one source, not beside a value; of the
+    sources, a resourceFieldRef's resource and divisor and the key selectors' names and
+    keys are checked (a fieldRef's path is not). A field of the wrong type is left to the
+    decoder."""
+    errs: list[FieldError] = []
+    relaxed = version.has("relaxed_env_var_names")
+    for i, var in enumerate(env):
+        if not isinstance(var, dict):
+            continue
+        at = index(path, i)
+        name = var.get("name")
+        name = "" if name is None else name
+        if isinstance(name, str):
+            if not name:
+                errs.append(required(child(at, "name")))
+            check = is_relaxed_env_var_name if relaxed else is_env_var_name
+            errs += [invalid(child(at, "name"), name, m) for m in check(name)]
+        source = var.get("valueFrom")
+        if isinstance(source, dict):
+            errs += _env_value_from(var, source, child(at, "valueFrom"))
+    return errs
+
+
+def _env_value_from(var: dict[str, Any], source: dict[str, Any], path: str) -> list[FieldError]:
+    errs: list[FieldError] = []
+    sources = [k for k in _ENV_SOURCES if isinstance(source.get(k), dict)]
+    for k in sources:
+        ref, at = source[k], child(path, k)
+        if k == "resourceFieldRef":
+            errs += _resource_field_ref(ref, at)
+        elif k in ("configMapKeyRef", "secretKeyRef"):
+            errs += _key_selector(ref, at)
+    value = var.get("value")
+    if not sources:
+        errs.append(invalid(path, "", MSG_ENV_NO_SOURCE))
+    elif isinstance(value, str) and value:
+        errs.append(invalid(path, "", MSG_ENV_VALUE_AND_SOURCE))
+    elif len(sources) > 1:
+        errs.append(invalid(path, "", MSG_ENV_TWO_SOURCES))
+    return errs
+
+
+def _resource_field_ref(ref: dict[str, Any], path: str) -> list[FieldError]:
+    """validateContainerResourceFieldSelector(volume=false) and the divisor's check."""
+    errs: list[FieldError] = []
+    resource = ref.get("resource") or ""
+    if not isinstance(resource, str):
+        return errs
+    if not resource:
+        errs.append(required(child(path, "resource")))
+    elif resource not in ENV_RESOURCE_FIELDS and not resource.startswith(ENV_RESOURCE_PREFIXES):
+        errs.append(not_supported(child(path, "resource"), resource, ENV_RESOURCE_FIELDS))
+    divisor = ref.get("divisor")
+    if divisor is None:
+        return errs
+    try:
+        parsed = Quantity.from_json(divisor)
+    except (TypeError, ValueError):
+        return errs  # the decoder refuses it first
+    allowed = _DIVISORS.get(resource.partition(".")[2]) if resource.count(".") == 1 else None
+    if parsed.is_zero() or allowed is None or resource not in ENV_RESOURCE_FIELDS:
+        return errs
+    if parsed.canonical() not in allowed[0]:
+        errs.append(invalid(child(path, "divisor"), resource, allowed[1]))
+    return errs
+
+
+def _key_selector(ref: dict[str, Any], path: str) -> list[FieldError]:
+    """validateConfigMapKeySelector / validateSecretKeySelector: the name (a DNS subdomain,
+    checked even when empty) and the key."""
+    errs: list[FieldError] = []
+    name = ref.get("name") or ""
+    if isinstance(name, str):
+        errs += [invalid(child(path, "name"), name, m) for m in name_is_dns_subdomain(name)]
+    ref_key = ref.get("key") or ""
+    if isinstance(ref_key, str):
+        if not ref_key:
+            errs.append(required(child(path, "key")))
+        else:
+            errs += [invalid(child(path, "key"), ref_key, m) for m in is_config_map_key(ref_key)]
     return errs
 
 
@@ -325,7 +454,11 @@ def validate_container_ports(ports: list[Any], path: str) -> list[FieldError]:
 
 
 def validate_containers(
-    spec: PodSpec, original: PodSpec, path: str, claim_names: set[str] | None = None
+    spec: PodSpec,
+    original: PodSpec,
+    path: str,
+    claim_names: set[str] | None = None,
+    version: ClusterVersion = LATEST,
 ) -> tuple[list[FieldError], list[str]]:
     """validateContainers; also returns every name seen (for the init/ephemeral checks)."""
     if not spec.containers:
@@ -334,7 +467,7 @@ def validate_containers(
     names: list[str] = []
     for i, c in enumerate(spec.containers):
         p = index(path, i)
-        errs += validate_container_common(c, p, _nth(original.containers, i), claim_names)
+        errs += validate_container_common(c, p, _nth(original.containers, i), claim_names, version)
         name = c.name or ""
         # Unique among app containers; collisions with init/ephemeral names are reported
         # on those (so no error is reported twice).
@@ -373,13 +506,14 @@ def validate_init_containers(
     path: str,
     app_names: list[str],
     claim_names: set[str] | None = None,
+    version: ClusterVersion = LATEST,
 ) -> list[FieldError]:
     """validateInitContainers: sidecars (restartPolicy: Always) and plain init containers."""
     errs: list[FieldError] = []
     names = list(app_names)
     for i, c in enumerate(spec.init_list):
         p = index(path, i)
-        errs += validate_container_common(c, p, _nth(original.init_list, i), claim_names)
+        errs += validate_container_common(c, p, _nth(original.init_list, i), claim_names, version)
         sidecar = False
         if c.restart_policy is not None:
             if c.restart_policy not in SUPPORTED_INIT_CONTAINER_RESTART_POLICIES:
@@ -405,7 +539,10 @@ def validate_init_containers(
 
 
 def validate_ephemeral_containers(
-    spec: PodSpec, path: str, claim_names: set[str] | None = None
+    spec: PodSpec,
+    path: str,
+    claim_names: set[str] | None = None,
+    version: ClusterVersion = LATEST,
 ) -> list[FieldError]:
     """validateEphemeralContainers: names unique across *all* containers, few fields allowed."""
     raw = _extra(spec).get("ephemeralContainers")
@@ -424,7 +561,7 @@ def validate_ephemeral_containers(
         except ValidationError:  # a badly typed field: report the container only
             errs.append(FieldError(p, "FieldValueTypeInvalid", "expected a container", ""))
             continue
-        errs += validate_container_common(c, p, c, claim_names)
+        errs += validate_container_common(c, p, c, claim_names, version)
         errs += _container_only_for_pod(c, p)
         name = c.name or ""
         if name in all_names:
@@ -509,19 +646,23 @@ def validate_pod_resource_consistency(pod: Pod, path: str) -> list[FieldError]:
 # --- the pod spec --------------------------------------------------------------------------
 
 
-def validate_pod_spec(pod: Pod, original: Pod, path: str) -> list[FieldError]:
+def validate_pod_spec(
+    pod: Pod, original: Pod, path: str, version: ClusterVersion = LATEST
+) -> list[FieldError]:
     """ValidatePodSpec, in its order, for the fields we model."""
     spec, orig = pod.spec, original.spec
     claim_names = gather_pod_claim_names(spec.resource_claims)
     errs = validate_pod_resource_claims(spec.resource_claims, child(path, "resourceClaims"))
     container_errs, app_names = validate_containers(
-        spec, orig, child(path, "containers"), claim_names
+        spec, orig, child(path, "containers"), claim_names, version
     )
     errs += container_errs
     errs += validate_init_containers(
-        spec, orig, child(path, "initContainers"), app_names, claim_names
+        spec, orig, child(path, "initContainers"), app_names, claim_names, version
     )
-    errs += validate_ephemeral_containers(spec, child(path, "ephemeralContainers"), claim_names)
+    errs += validate_ephemeral_containers(
+        spec, child(path, "ephemeralContainers"), claim_names, version
+    )
     errs += validate_pod_resources(pod, original, child(path, "resources"))
 
     # Defaulting turns an empty restartPolicy / dnsPolicy into Always / ClusterFirst.
@@ -741,7 +882,7 @@ def validate_pod(
         annotations = pod.metadata.annotations
         errors += validate_annotations(annotations, child(base, "annotations"), version)
         errors += validate_pod_specific_annotations(annotations, pod, child(base, "annotations"))
-        errors += validate_pod_spec(defaulted, pod, spec_path)
+        errors += validate_pod_spec(defaulted, pod, spec_path, version)
         if _set(defaulted.spec, "ephemeralContainers"):
             ephemeral = child(spec_path, "ephemeralContainers")
             errors.append(forbidden(ephemeral, MSG_EPHEMERAL_IN_TEMPLATE))
@@ -751,7 +892,7 @@ def validate_pod(
         errors += validate_pod_specific_annotations(
             pod.metadata.annotations, pod, child(metadata_path, "annotations")
         )
-        errors += validate_pod_spec(defaulted, pod, spec_path)
+        errors += validate_pod_spec(defaulted, pod, spec_path, version)
         if _set(defaulted.spec, "ephemeralContainers"):
             ephemeral = child(spec_path, "ephemeralContainers")
             errors.append(forbidden(ephemeral, MSG_EPHEMERAL_ON_CREATE))

@@ -198,6 +198,18 @@ VERSION_DIFFERENCES: tuple[VersionDifference, ...] = (
         "v1.32.0-alpha.3); apimachinery pkg/util/validation/field/errors.go",
     ),
     VersionDifference(
+        "relaxed_env_var_names",
+        gettext_noop("Environment variable names"),
+        "1.32",
+        gettext_noop(
+            "A name must consist of letters, digits, '_', '-' or '.' and not start with a "
+            "digit (e.g. my.env-name, MY_ENV.NAME)."
+        ),
+        gettext_noop("Any printable ASCII character but '=' is allowed (e.g. 1_NAME, my:name)."),
+        "KEP-4369 RelaxedEnvironmentVariableValidation (alpha 1.30, beta and on by default "
+        "in 1.32, GA 1.34); apimachinery validation.IsEnvVarName / IsRelaxedEnvVarName",
+    ),
+    VersionDifference(
         "cgroup_cpu_weight",
         gettext_noop("cgroup v2 cpu.weight from cpu.shares"),
         "-",

@@ -46,10 +46,13 @@ from designer.k8s.core.model import (
 )
 from designer.k8s.core.names import (
     is_c_identifier,
+    is_config_map_key,
     is_dns1123_label,
     is_dns1123_subdomain,
     is_dns1123_subdomain_ok,
+    is_env_var_name,
     is_qualified_name,
+    is_relaxed_env_var_name,
     is_valid_label_value,
     is_valid_path_segment_name,
     is_valid_port_name,
@@ -184,6 +187,9 @@ __all__ = [
     "name_is_dns_label",
     "name_is_dns_subdomain",
     "is_valid_port_name",
+    "is_config_map_key",
+    "is_env_var_name",
+    "is_relaxed_env_var_name",
     "is_valid_port_num",
     "not_found",
     "not_supported",

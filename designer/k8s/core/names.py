@@ -221,3 +221,64 @@ def is_valid_port_name(port: str) -> list[str]:
     if port and (port[0] == "-" or port[-1] == "-"):
         errs.append("must not begin or end with a hyphen")
     return errs
+
+
+_ENV_VAR_NAME_FMT = "[-._a-zA-Z][-._a-zA-Z0-9]*"
+_ENV_VAR_NAME = re.compile(_ENV_VAR_NAME_FMT)
+_CONFIG_MAP_KEY_FMT = "[-._a-zA-Z0-9]+"
+_CONFIG_MAP_KEY = re.compile(_CONFIG_MAP_KEY_FMT)
+MSG_RELAXED_ENV_VAR_NAME = (
+    "a valid environment variable name must consist only of printable ASCII characters "
+    "other than '='"
+)
+
+
+def _has_ch_dir_prefix(value: str) -> list[str]:
+    if value == ".":
+        return ["must not be '.'"]
+    if value == "..":
+        return ["must not be '..'"]
+    if value.startswith(".."):
+        return ["must not start with '..'"]
+    return []
+
+
+def is_env_var_name(value: str) -> list[str]:
+    """validation.IsEnvVarName (before RelaxedEnvironmentVariableValidation)."""
+    errs = []
+    if not _ENV_VAR_NAME.fullmatch(value):
+        errs.append(
+            regex_error(
+                "a valid environment variable name must consist of alphabetic characters, "
+                "digits, '_', '-', or '.', and must not start with a digit",
+                _ENV_VAR_NAME_FMT,
+                "my.env-name",
+                "MY_ENV.NAME",
+                "MyEnvName1",
+            )
+        )
+    return errs + _has_ch_dir_prefix(value)
+
+
+def is_relaxed_env_var_name(value: str) -> list[str]:
+    """validation.IsRelaxedEnvVarName: printable ASCII (space included) but '='."""
+    errs = [] if value else ["environment variable name must be non-empty"]
+    if any(not " " <= ch <= "~" or ch == "=" for ch in value):
+        errs.append(MSG_RELAXED_ENV_VAR_NAME)
+    return errs
+
+
+def is_config_map_key(value: str) -> list[str]:
+    """validation.IsConfigMapKey (a ConfigMap's or Secret's key)."""
+    errs = [max_len_error(253)] if len(value) > 253 else []
+    if not _CONFIG_MAP_KEY.fullmatch(value):
+        errs.append(
+            regex_error(
+                "a valid config key must consist of alphanumeric characters, '-', '_' or '.'",
+                _CONFIG_MAP_KEY_FMT,
+                "key.name",
+                "KEY_NAME",
+                "key-name",
+            )
+        )
+    return errs + _has_ch_dir_prefix(value)

@@ -1170,3 +1170,83 @@ def test_host_ports_conflict_across_containers_by_protocol_and_ip() -> None:
     }
     # checkHostPortConflicts, after every container's own checks.
     assert errors(spec) == ['spec.containers[1].ports[0].hostPort: Duplicate value: "TCP//8080"']
+
+
+ENV_NAME_1_31 = (
+    "a valid environment variable name must consist of alphabetic characters, digits, '_', "
+    "'-', or '.', and must not start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or "
+    "'MyEnvName1', regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')"
+)
+
+
+def test_env_var_names_follow_the_release() -> None:
+    # RelaxedEnvironmentVariableValidation: beta and on from 1.32.
+    env = [{"name": "OK", "value": "1"}, {"name": "1_NAME"}, {"name": ""}, {"name": "a=b"}]
+    old = [str(e) for e in validate_pod(make_pod(one(env=env)), version=V131).errors]
+    new = [str(e) for e in validate_pod(make_pod(one(env=env))).errors]
+    at = "spec.containers[0].env"
+    assert old == [
+        f'{at}[1].name: Invalid value: "1_NAME": {ENV_NAME_1_31}',
+        f"{at}[2].name: Required value",
+        f'{at}[2].name: Invalid value: "": {ENV_NAME_1_31}',
+        f'{at}[3].name: Invalid value: "a=b": {ENV_NAME_1_31}',
+    ]
+    assert new == [
+        f"{at}[2].name: Required value",
+        f'{at}[2].name: Invalid value: "": environment variable name must be non-empty',
+        f'{at}[3].name: Invalid value: "a=b": a valid environment variable name must consist '
+        "only of printable ASCII characters other than '='",
+    ]
+    assert errors(one(env=[{"name": "..", "value": "x"}]), version=V131) == [
+        f"{at}[0].name: Invalid value: \"..\": must not be '..'"
+    ]
+
+
+def test_a_resource_field_ref_names_a_container_resource_and_a_divisor_it_allows() -> None:
+    def ref(resource: str, divisor: str | None = None) -> dict[str, Any]:
+        selector = {"resource": resource}
+        if divisor is not None:
+            selector["divisor"] = divisor
+        return {"name": "X", "valueFrom": {"resourceFieldRef": selector}}
+
+    fine = [
+        ref("limits.cpu", "1m"),
+        ref("requests.cpu", "1000m"),  # canonically "1"
+        ref("limits.memory", "1Mi"),
+        ref("limits.hugepages-2Mi"),
+        ref("limits.cpu", "0"),  # zero: unset
+    ]
+    assert errors(one(env=fine)) == []
+    bad = [ref("limits.cpu", "2"), ref("requests.memory", "1024"), ref("limits.nvidia.com/gpu")]
+    at = "spec.containers[0].env"
+    assert errors(one(env=bad)) == [
+        f'{at}[0].valueFrom.resourceFieldRef.divisor: Invalid value: "limits.cpu": only '
+        "divisor's values 1m and 1 are supported with the cpu resource",
+        f'{at}[1].valueFrom.resourceFieldRef.divisor: Invalid value: "requests.memory": only '
+        "divisor's values 1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi, 1Ei are supported "
+        "with the memory resource",
+        f"{at}[2].valueFrom.resourceFieldRef.resource: Unsupported value: "
+        '"limits.nvidia.com/gpu": supported values: "limits.cpu", "limits.ephemeral-storage", '
+        '"limits.memory", "requests.cpu", "requests.ephemeral-storage", "requests.memory"',
+    ]
+
+
+def test_an_env_value_comes_from_exactly_one_source() -> None:
+    secret = {"secretKeyRef": {"name": "creds", "key": "token"}}
+    env = [
+        {"name": "A", "value": "v", "valueFrom": secret},
+        {"name": "B", "valueFrom": {}},
+        {"name": "C", "valueFrom": {**secret, "configMapKeyRef": {"key": "a b"}}},
+    ]
+    at = "spec.containers[0].env"
+    assert errors(one(env=env)) == [
+        f'{at}[0].valueFrom: Invalid value: "": may not be specified when `value` is not empty',
+        f'{at}[1].valueFrom: Invalid value: "": must specify one of: `fieldRef`, '
+        "`resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`",
+        f'{at}[2].valueFrom.configMapKeyRef.name: Invalid value: "": {RFC1123_SUBDOMAIN}',
+        f'{at}[2].valueFrom.configMapKeyRef.key: Invalid value: "a b": a valid config key must '
+        "consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  "
+        "or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
+        f'{at}[2].valueFrom: Invalid value: "": may not have more than one field specified at a '
+        "time",
+    ]
