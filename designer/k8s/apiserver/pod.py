@@ -475,10 +475,124 @@ def validate_containers(
             errs.append(duplicate(child(p, "name"), name))
         else:
             names.append(name)
+        errs += validate_probes(c, p)
         if c.restart_policy is not None:
             errs.append(forbidden(child(p, "restartPolicy"), MSG_NOT_FOR_NON_INIT))
     errs += _host_port_conflicts(spec.containers, path)
     return errs, names
+
+
+MSG_NEGATIVE = "must be greater than or equal to 0"  # IsNegativeErrorMsg
+MSG_NO_HANDLER = "must specify a handler type"
+MSG_TWO_HANDLERS = "may not specify more than 1 handler type"
+# A probe's handlers in validateHandler's order; HTTP schemes as sets.List prints them.
+PROBE_HANDLERS = ("exec", "httpGet", "tcpSocket", "grpc")
+HTTP_SCHEMES = ("HTTP", "HTTPS")
+# SetDefaults_Probe: what 0 (or unset) becomes before validation.
+PROBE_DEFAULTS = {
+    "timeoutSeconds": 1,
+    "periodSeconds": 10,
+    "successThreshold": 1,
+    "failureThreshold": 3,
+}
+_PROBE_COUNTS = (
+    "initialDelaySeconds",
+    "timeoutSeconds",
+    "periodSeconds",
+    "successThreshold",
+    "failureThreshold",
+)
+_HTTP_HEADER_NAME = re.compile(r"[-A-Za-z0-9]+")
+
+
+def validate_probes(c: Container, path: str) -> list[FieldError]:
+    """validateLivenessProbe, validateReadinessProbe, validateStartupProbe (an app container's
+    or a sidecar's): validateProbe's handler and counts, then what each kind adds. A field
+    of the wrong type is left to the decoder."""
+    errs: list[FieldError] = []
+    extra = _extra(c)
+    for kind in ("livenessProbe", "readinessProbe", "startupProbe"):
+        probe = extra.get(kind)
+        if not isinstance(probe, dict):
+            continue
+        at = child(path, kind)
+        errs += _probe_handler(probe, at)
+        counts = {k: _int(probe.get(k)) for k in _PROBE_COUNTS}
+        for k, value in counts.items():
+            if value is not None and not value and k in PROBE_DEFAULTS:
+                counts[k] = PROBE_DEFAULTS[k]
+        for k, value in counts.items():
+            if value is not None and value < 0:
+                errs.append(invalid(child(at, k), value, MSG_NEGATIVE))
+        grace = _int(probe.get("terminationGracePeriodSeconds"))
+        if grace is not None and grace <= 0:
+            where = child(at, "terminationGracePeriodSeconds")
+            errs.append(invalid(where, grace, "must be greater than 0"))
+        success = counts["successThreshold"]
+        if kind != "readinessProbe" and success is not None and success != 1:
+            errs.append(invalid(child(at, "successThreshold"), success, "must be 1"))
+        if kind == "readinessProbe" and grace is not None:
+            where = child(at, "terminationGracePeriodSeconds")
+            errs.append(invalid(where, grace, "must not be set for readinessProbes"))
+    return errs
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _probe_handler(probe: dict[str, Any], path: str) -> list[FieldError]:
+    """validateHandler over a probe's handlers: exactly one, each action checked."""
+    errs: list[FieldError] = []
+    count = 0
+    for name in PROBE_HANDLERS:
+        action = probe.get(name)
+        if action is None:
+            continue
+        at = child(path, name)
+        if count:
+            errs.append(forbidden(at, MSG_TWO_HANDLERS))
+            continue
+        count += 1
+        action = action if isinstance(action, dict) else {}
+        if name == "exec" and not action.get("command"):
+            errs.append(required(child(at, "command")))
+        elif name in ("httpGet", "tcpSocket"):
+            errs += _port_num_or_name(action.get("port"), child(at, "port"))
+            scheme = action.get("scheme") or "HTTP"
+            if name == "httpGet" and isinstance(scheme, str) and scheme not in HTTP_SCHEMES:
+                errs.append(not_supported(child(at, "scheme"), scheme, HTTP_SCHEMES))
+            headers = action.get("httpHeaders") if name == "httpGet" else None
+            for i, header in enumerate(headers if isinstance(headers, list) else []):
+                header_name = header.get("name") if isinstance(header, dict) else None
+                if isinstance(header_name, str) and not _HTTP_HEADER_NAME.fullmatch(header_name):
+                    where = child(index(child(at, "httpHeaders"), i), "name")
+                    errs.append(invalid(where, header_name, MSG_HTTP_HEADER_NAME))
+        elif name == "grpc":
+            port = _int(action.get("port"))
+            if port is not None:
+                errs += [invalid(child(at, "port"), port, m) for m in is_valid_port_num(port)]
+    if not count:
+        errs.append(required(path, MSG_NO_HANDLER))
+    return errs
+
+
+MSG_HTTP_HEADER_NAME = (
+    "a valid HTTP header must consist of alphanumeric characters or '-' (e.g. "
+    "'X-Header-Name', regex used for validation is '[-A-Za-z0-9]+')"
+)
+
+
+def _port_num_or_name(port: Any, path: str) -> list[FieldError]:
+    """ValidatePortNumOrName (an IntOrString)."""
+    if isinstance(port, str):
+        return [invalid(path, port, m) for m in is_valid_port_name(port)]
+    number = _int(port)
+    if number is None:
+        number = 0 if port is None else None
+    if number is None:
+        return []
+    return [invalid(path, number, m) for m in is_valid_port_num(number)]
 
 
 def _host_port_conflicts(containers: list[Container], path: str) -> list[FieldError]:
@@ -530,7 +644,9 @@ def validate_init_containers(
             errs.append(duplicate(child(p, "name"), name))
         elif name:
             names.append(name)
-        if not sidecar:
+        if sidecar:
+            errs += validate_probes(c, p)
+        else:
             # Probes and lifecycle hooks only make sense for a container that keeps running.
             for fld in SIDECAR_ONLY_FIELDS:
                 if _extra(c).get(fld) is not None:

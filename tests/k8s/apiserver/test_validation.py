@@ -1250,3 +1250,70 @@ def test_an_env_value_comes_from_exactly_one_source() -> None:
         f'{at}[2].valueFrom: Invalid value: "": may not have more than one field specified at a '
         "time",
     ]
+
+
+def test_probes_are_validated_as_validate_probe_does() -> None:
+    at = "spec.containers[0]"
+    spec = one(
+        livenessProbe={
+            "httpGet": {"path": "/healthz", "port": 8080},
+            "successThreshold": 2,
+            "initialDelaySeconds": -1,
+        },
+        readinessProbe={
+            "exec": {"command": ["true"]},
+            "tcpSocket": {"port": "http"},  # a second handler
+            "terminationGracePeriodSeconds": 5,
+        },
+        startupProbe={},
+    )
+    assert errors(spec) == [
+        f"{at}.livenessProbe.initialDelaySeconds: Invalid value: -1: must be greater than or "
+        "equal to 0",
+        f"{at}.livenessProbe.successThreshold: Invalid value: 2: must be 1",
+        f"{at}.readinessProbe.tcpSocket: Forbidden: may not specify more than 1 handler type",
+        f"{at}.readinessProbe.terminationGracePeriodSeconds: Invalid value: 5: must not be set "
+        "for readinessProbes",
+        f"{at}.startupProbe: Required value: must specify a handler type",
+    ]
+
+
+def test_probe_actions_are_checked() -> None:
+    at = "spec.containers[0]"
+    spec = one(
+        livenessProbe={"httpGet": {"scheme": "http", "httpHeaders": [{"name": "Bad Header"}]}},
+        readinessProbe={"grpc": {"port": 70000}},
+        startupProbe={"exec": {}, "terminationGracePeriodSeconds": 0},
+    )
+    assert errors(spec) == [
+        # No port: IntOrString's zero value, the number 0.
+        f"{at}.livenessProbe.httpGet.port: Invalid value: 0: must be between 1 and 65535, "
+        "inclusive",
+        f'{at}.livenessProbe.httpGet.scheme: Unsupported value: "http": supported values: '
+        '"HTTP", "HTTPS"',
+        f'{at}.livenessProbe.httpGet.httpHeaders[0].name: Invalid value: "Bad Header": a valid '
+        "HTTP header must consist of alphanumeric characters or '-' (e.g. 'X-Header-Name', "
+        "regex used for validation is '[-A-Za-z0-9]+')",
+        f"{at}.readinessProbe.grpc.port: Invalid value: 70000: must be between 1 and 65535, "
+        "inclusive",
+        f"{at}.startupProbe.exec.command: Required value",
+        f"{at}.startupProbe.terminationGracePeriodSeconds: Invalid value: 0: must be greater "
+        "than 0",
+    ]
+    # Zero counts are defaulted first (SetDefaults_Probe); readiness may need 3 successes.
+    fine = one(
+        readinessProbe={"httpGet": {"port": "http"}, "periodSeconds": 0, "successThreshold": 3}
+    )
+    assert errors(fine) == []
+
+
+def test_a_sidecars_probes_are_validated_too() -> None:
+    sidecar = {
+        "name": "proxy",
+        "image": "envoy",
+        "restartPolicy": "Always",
+        "livenessProbe": {"tcpSocket": {"port": 15000}, "successThreshold": 3},
+    }
+    assert errors({**one(), "initContainers": [sidecar]}) == [
+        "spec.initContainers[0].livenessProbe.successThreshold: Invalid value: 3: must be 1"
+    ]
