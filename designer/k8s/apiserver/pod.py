@@ -260,6 +260,7 @@ def validate_container_common(
     original: Container | None,
     claim_names: set[str] | None = None,
     version: ClusterVersion = LATEST,
+    volumes: set[str] | None = None,
 ) -> list[FieldError]:
     """validateContainerCommon: name, image, policies, resources (the parts we model);
     ``claim_names`` are the pod's ``spec.resourceClaims`` names (gatherPodResourceClaimNames)."""
@@ -283,6 +284,9 @@ def validate_container_common(
     env = _extra(c).get("env")
     if isinstance(env, list):
         errs += validate_env(env, child(path, "env"), version)
+    mounts = _extra(c).get("volumeMounts")
+    if isinstance(mounts, list):
+        errs += validate_volume_mounts(mounts, volumes, child(path, "volumeMounts"))
     pull = _extra(c).get("imagePullPolicy")
     if pull and pull not in SUPPORTED_PULL_POLICIES:
         errs.append(not_supported(child(path, "imagePullPolicy"), pull, SUPPORTED_PULL_POLICIES))
@@ -417,6 +421,135 @@ def _key_selector(ref: dict[str, Any], path: str) -> list[FieldError]:
     return errs
 
 
+# validateVolumeSource's sources in its order, each with the path Go's "more than 1" error
+# names (two of them are not the JSON name: fldPath.Child("cephFS"), ("downwarAPI")).
+VOLUME_SOURCES = (
+    ("emptyDir", "emptyDir"),
+    ("hostPath", "hostPath"),
+    ("gitRepo", "gitRepo"),
+    ("gcePersistentDisk", "gcePersistentDisk"),
+    ("awsElasticBlockStore", "awsElasticBlockStore"),
+    ("secret", "secret"),
+    ("nfs", "nfs"),
+    ("iscsi", "iscsi"),
+    ("glusterfs", "glusterfs"),
+    ("flocker", "flocker"),
+    ("persistentVolumeClaim", "persistentVolumeClaim"),
+    ("rbd", "rbd"),
+    ("cinder", "cinder"),
+    ("cephfs", "cephFS"),
+    ("quobyte", "quobyte"),
+    ("downwardAPI", "downwarAPI"),
+    ("fc", "fc"),
+    ("flexVolume", "flexVolume"),
+    ("configMap", "configMap"),
+    ("azureFile", "azureFile"),
+    ("vsphereVolume", "vsphereVolume"),
+    ("photonPersistentDisk", "photonPersistentDisk"),
+    ("portworxVolume", "portworxVolume"),
+    ("azureDisk", "azureDisk"),
+    ("storageos", "storageos"),
+    ("projected", "projected"),
+    ("scaleIO", "scaleIO"),
+    ("csi", "csi"),
+    ("ephemeral", "ephemeral"),
+    ("image", "image"),
+)
+MSG_NO_VOLUME_TYPE = "must specify a volume type"
+MSG_TWO_VOLUME_TYPES = "may not specify more than 1 volume type"
+MSG_SIZE_LIMIT = "SizeLimit field must be a valid resource quantity"
+
+
+def validate_volumes(volumes: Any, path: str) -> tuple[set[str], list[FieldError]]:
+    """ValidateVolumes, the parts we model: one source per volume (an emptyDir's sizeLimit
+    not negative, a hostPath's path and a claim's name required; other sources' own fields
+    are not checked), a DNS-label name once. Returns the names a mount may use: a volume
+    with an error is not one (as in Go)."""
+    names: set[str] = set()
+    errs: list[FieldError] = []
+    for i, volume in enumerate(volumes if isinstance(volumes, list) else []):
+        if not isinstance(volume, dict):
+            continue
+        at = index(path, i)
+        found = _volume_source(volume, at)
+        name = volume.get("name")
+        name = "" if name is None else name
+        if not isinstance(name, str):
+            continue
+        if not name:
+            found.append(required(child(at, "name")))
+        else:
+            found += [invalid(child(at, "name"), name, m) for m in is_dns1123_label(name)]
+        if name in names:
+            found.append(duplicate(child(at, "name"), name))
+        if found:
+            errs += found
+        else:
+            names.add(name)
+    return names, errs
+
+
+def _volume_source(volume: dict[str, Any], path: str) -> list[FieldError]:
+    """validateVolumeSource: the first source counts (emptyDir is never "more than 1": Go
+    checks it first without asking), each later one is forbidden."""
+    errs: list[FieldError] = []
+    count = 0
+    for source_key, forbidden_at in VOLUME_SOURCES:
+        source = volume.get(source_key)
+        if source is None:
+            continue
+        if count:
+            errs.append(forbidden(child(path, forbidden_at), MSG_TWO_VOLUME_TYPES))
+            continue
+        count += 1
+        source = source if isinstance(source, dict) else {}
+        if source_key == "emptyDir":
+            limit = source.get("sizeLimit")
+            try:
+                negative = limit is not None and Quantity.from_json(limit).sign() < 0
+            except (TypeError, ValueError):
+                negative = False  # the decoder refuses it first
+            if negative:
+                errs.append(forbidden(child(path, "emptyDir", "sizeLimit"), MSG_SIZE_LIMIT))
+        elif source_key == "hostPath" and not source.get("path"):
+            errs.append(required(child(path, "hostPath", "path")))
+        elif source_key == "persistentVolumeClaim" and not source.get("claimName"):
+            errs.append(required(child(path, "persistentVolumeClaim", "claimName")))
+    if not count:
+        errs.append(required(path, MSG_NO_VOLUME_TYPE))
+    return errs
+
+
+def validate_volume_mounts(
+    mounts: list[Any], volumes: set[str] | None, path: str
+) -> list[FieldError]:
+    """ValidateVolumeMounts, the parts we model: a mount names a volume of the pod (None:
+    the volumes are not all known, the name is not looked up) and a mount path, each path
+    once per container."""
+    errs: list[FieldError] = []
+    paths: set[str] = set()
+    for i, mount in enumerate(mounts):
+        if not isinstance(mount, dict):
+            continue
+        at = index(path, i)
+        name = mount.get("name")
+        name = "" if name is None else name
+        mount_path = mount.get("mountPath")
+        mount_path = "" if mount_path is None else mount_path
+        if not isinstance(name, str) or not isinstance(mount_path, str):
+            continue
+        if not name:
+            errs.append(required(child(at, "name")))
+        if volumes is not None and name not in volumes:
+            errs.append(not_found(child(at, "name"), name))
+        if not mount_path:
+            errs.append(required(child(at, "mountPath")))
+        if mount_path in paths:
+            errs.append(invalid(child(at, "mountPath"), mount_path, "must be unique"))
+        paths.add(mount_path)
+    return errs
+
+
 # supportedPortProtocols, as sets.List prints it (sorted).
 SUPPORTED_PORT_PROTOCOLS = ("SCTP", "TCP", "UDP")
 
@@ -459,6 +592,7 @@ def validate_containers(
     path: str,
     claim_names: set[str] | None = None,
     version: ClusterVersion = LATEST,
+    volumes: set[str] | None = None,
 ) -> tuple[list[FieldError], list[str]]:
     """validateContainers; also returns every name seen (for the init/ephemeral checks)."""
     if not spec.containers:
@@ -467,7 +601,9 @@ def validate_containers(
     names: list[str] = []
     for i, c in enumerate(spec.containers):
         p = index(path, i)
-        errs += validate_container_common(c, p, _nth(original.containers, i), claim_names, version)
+        errs += validate_container_common(
+            c, p, _nth(original.containers, i), claim_names, version, volumes
+        )
         name = c.name or ""
         # Unique among app containers; collisions with init/ephemeral names are reported
         # on those (so no error is reported twice).
@@ -621,13 +757,16 @@ def validate_init_containers(
     app_names: list[str],
     claim_names: set[str] | None = None,
     version: ClusterVersion = LATEST,
+    volumes: set[str] | None = None,
 ) -> list[FieldError]:
     """validateInitContainers: sidecars (restartPolicy: Always) and plain init containers."""
     errs: list[FieldError] = []
     names = list(app_names)
     for i, c in enumerate(spec.init_list):
         p = index(path, i)
-        errs += validate_container_common(c, p, _nth(original.init_list, i), claim_names, version)
+        errs += validate_container_common(
+            c, p, _nth(original.init_list, i), claim_names, version, volumes
+        )
         sidecar = False
         if c.restart_policy is not None:
             if c.restart_policy not in SUPPORTED_INIT_CONTAINER_RESTART_POLICIES:
@@ -659,6 +798,7 @@ def validate_ephemeral_containers(
     path: str,
     claim_names: set[str] | None = None,
     version: ClusterVersion = LATEST,
+    volumes: set[str] | None = None,
 ) -> list[FieldError]:
     """validateEphemeralContainers: names unique across *all* containers, few fields allowed."""
     raw = _extra(spec).get("ephemeralContainers")
@@ -677,7 +817,7 @@ def validate_ephemeral_containers(
         except ValidationError:  # a badly typed field: report the container only
             errs.append(FieldError(p, "FieldValueTypeInvalid", "expected a container", ""))
             continue
-        errs += validate_container_common(c, p, c, claim_names, version)
+        errs += validate_container_common(c, p, c, claim_names, version, volumes)
         errs += _container_only_for_pod(c, p)
         name = c.name or ""
         if name in all_names:
@@ -763,21 +903,29 @@ def validate_pod_resource_consistency(pod: Pod, path: str) -> list[FieldError]:
 
 
 def validate_pod_spec(
-    pod: Pod, original: Pod, path: str, version: ClusterVersion = LATEST
+    pod: Pod,
+    original: Pod,
+    path: str,
+    version: ClusterVersion = LATEST,
+    volumes_known: bool = True,
 ) -> list[FieldError]:
-    """ValidatePodSpec, in its order, for the fields we model."""
+    """ValidatePodSpec, in its order, for the fields we model. ``volumes_known=False``: a
+    controller adds volumes to the pods it makes from this template (JobSet's
+    volumeClaimPolicies...), so a mount of a volume it lacks is not reported."""
     spec, orig = pod.spec, original.spec
+    known, errs = validate_volumes(spec.volumes, child(path, "volumes"))
+    volumes = known if volumes_known else None
     claim_names = gather_pod_claim_names(spec.resource_claims)
-    errs = validate_pod_resource_claims(spec.resource_claims, child(path, "resourceClaims"))
+    errs += validate_pod_resource_claims(spec.resource_claims, child(path, "resourceClaims"))
     container_errs, app_names = validate_containers(
-        spec, orig, child(path, "containers"), claim_names, version
+        spec, orig, child(path, "containers"), claim_names, version, volumes
     )
     errs += container_errs
     errs += validate_init_containers(
-        spec, orig, child(path, "initContainers"), app_names, claim_names, version
+        spec, orig, child(path, "initContainers"), app_names, claim_names, version, volumes
     )
     errs += validate_ephemeral_containers(
-        spec, child(path, "ephemeralContainers"), claim_names, version
+        spec, child(path, "ephemeralContainers"), claim_names, version, volumes
     )
     errs += validate_pod_resources(pod, original, child(path, "resources"))
 
@@ -976,6 +1124,7 @@ def validate_pod(
     template: bool = False,
     defaulted: Pod | None = None,
     version: ClusterVersion = LATEST,
+    volumes_known: bool = True,
 ) -> ValidationResult:
     """Validate ``pod`` as ``kubectl apply`` would have the API server do it.
 
@@ -985,7 +1134,8 @@ def validate_pod(
     ``spec.template.spec`` -> ``spec.template.labels``), and ephemeral containers are
     forbidden. Workload-specific rules (e.g. a Deployment's restartPolicy) are not checked.
     As the API server does, the *defaulted* pod is validated: pass ``defaulted`` when it is
-    at hand (apiserver.pod_with_defaults), so it is computed once.
+    at hand (apiserver.pod_with_defaults), so it is computed once. ``volumes_known=False``:
+    a controller adds volumes to the pods (validate_pod_spec).
     """
     if defaulted is None:
         defaulted = pod_with_defaults(pod)
@@ -998,7 +1148,7 @@ def validate_pod(
         annotations = pod.metadata.annotations
         errors += validate_annotations(annotations, child(base, "annotations"), version)
         errors += validate_pod_specific_annotations(annotations, pod, child(base, "annotations"))
-        errors += validate_pod_spec(defaulted, pod, spec_path, version)
+        errors += validate_pod_spec(defaulted, pod, spec_path, version, volumes_known)
         if _set(defaulted.spec, "ephemeralContainers"):
             ephemeral = child(spec_path, "ephemeralContainers")
             errors.append(forbidden(ephemeral, MSG_EPHEMERAL_IN_TEMPLATE))
@@ -1008,7 +1158,7 @@ def validate_pod(
         errors += validate_pod_specific_annotations(
             pod.metadata.annotations, pod, child(metadata_path, "annotations")
         )
-        errors += validate_pod_spec(defaulted, pod, spec_path, version)
+        errors += validate_pod_spec(defaulted, pod, spec_path, version, volumes_known)
         if _set(defaulted.spec, "ephemeralContainers"):
             ephemeral = child(spec_path, "ephemeralContainers")
             errors.append(forbidden(ephemeral, MSG_EPHEMERAL_ON_CREATE))

@@ -24,7 +24,14 @@ from designer.k8s.apiserver import (
 )
 from designer.k8s.check.admission import apply_policies
 from designer.k8s.check.claims import NO_LINKS, ClaimLinks, link_claims, read_dra_objects
-from designer.k8s.check.memo import TOKEN_BYTES, canonical, memo_key, rename, renamed
+from designer.k8s.check.memo import (
+    TOKEN_BYTES,
+    canonical,
+    memo_key,
+    rename,
+    renamed,
+    volumes_known,
+)
 from designer.k8s.check.operators import path_rewriter, skipped_entry, template_section
 from designer.k8s.core import FieldError, FieldWarning, Message
 from designer.k8s.design import (
@@ -308,6 +315,7 @@ def _report(workload: Workload, version: ClusterVersion | None = None) -> PodRep
         # workload type (a Deployment as online inference, a Job as batch work) that type's.
         workload=WORKLOAD_OF_KIND.get(workload.kind),
         advise=True,
+        volumes_known=volumes_known(workload),
     )
 
 

@@ -8,9 +8,9 @@ generateName, pod-template-hash label, image tag (across rollouts), node, volume
 The key keeps every field the checks read, and replaces the fields that differ from pod to
 pod by what the checks make of them:
 
-* a field no check reads (uid, resourceVersion, volumes...) is left out; of the volumes,
-  advice reads the memory-backed emptyDirs (with their index) and which volume is mounted
-  at /dev/shm, so those stay;
+* a field no check reads (uid, resourceVersion...) is left out; the volumes and mounts
+  stay, but for the service account token volume's name (kube-api-access-<random>) and a
+  claim's name (see _volumes);
 * a field whose value only matters when it is invalid (the name, generateName, namespace,
   a label's value, an image, the nodeName, hostname and subdomain) becomes ``True`` when it
   is valid (every valid value gets the same report) and ``[value]`` when it is not (its
@@ -54,7 +54,6 @@ SKIPPED_METADATA = frozenset(
         "selfLink",
     }
 )
-SKIPPED_CONTAINER = frozenset({"volumeMounts"})
 
 
 class _Validity:
@@ -85,6 +84,7 @@ class _Validity:
 
 
 _generate_name_ok = _Validity(lambda v: name_is_dns_subdomain(v, prefix=True))
+_volume_name_ok = _Validity(is_dns1123_label).valid
 # A pod's node (a mirror pod must name one), and its hostname and subdomain (a StatefulSet's
 # pods are named after their pod): only their validity is read (apiserver.pod).
 _SPEC_NAMES = (
@@ -153,7 +153,7 @@ def _project_meta(meta: dict[str, Any]) -> dict[str, Any]:
 _CONTAINER_LISTS = frozenset({"containers", "initContainers", "ephemeralContainers"})
 
 
-def _container(c: Any) -> Any:
+def _container(c: Any, renamed: dict[str, str]) -> Any:
     # A copy whose fields are replaced in place (faster than a filtering comprehension: a
     # dump's pods are keyed one by one; the key only needs the same order for the same pod).
     if type(c) is not dict:  # noqa: E721
@@ -162,31 +162,71 @@ def _container(c: Any) -> Any:
     image = out.get("image", _ABSENT)
     if image is not _ABSENT:
         out["image"] = _image_ok(image)
-    mounts = out.pop("volumeMounts", None)
-    if type(mounts) is list:  # noqa: E721
-        # Advice reads which volume is /dev/shm (design.advice).
-        shm = [m for m in mounts if type(m) is not dict or m.get("mountPath") in SHM_PATHS]  # noqa: E721
-        if shm:
-            out["volumeMounts"] = shm
+    if renamed:
+        mounts = out.get("volumeMounts")
+        if type(mounts) is list:  # noqa: E721
+            out["volumeMounts"] = [_mount(m, renamed) for m in mounts]
     return out
+
+
+def _mount(mount: Any, renamed: dict[str, str]) -> Any:
+    if type(mount) is dict:  # noqa: E721
+        name = mount.get("name")
+        if type(name) is str and name in renamed:  # noqa: E721
+            return {**mount, "name": renamed[name]}
+    return mount
 
 
 _ABSENT = object()
-SHM_PATHS = ("/dev/shm", "/dev/shm/")
+# The volume a pod's service account token is mounted from is named after the pod
+# (kube-api-access-<random>): its name stands in as its position among such volumes, in
+# the volumes and in the mounts that name it (a mount of another name is not found
+# whichever name it was, so the report is the same).
+TOKEN_VOLUME_PREFIX = "kube-api-access-"
 
 
-def _memory_volumes(volumes: Any) -> Any:
-    """The memory-backed emptyDirs with their index (advice names them by their path)."""
+def _volumes(volumes: Any) -> tuple[Any, dict[str, str]]:
+    """The volumes as the key holds them, and the names replaced (see TOKEN_VOLUME_PREFIX):
+    a token volume's name when it is a valid, first-seen name of a volume with only a
+    projected source; a claim's name, which only has to be set (a StatefulSet's pods each
+    mount their own claim), as whether it is."""
     if type(volumes) is not list:  # noqa: E721
-        return volumes
-    out = []
-    for i, volume in enumerate(volumes):
-        empty_dir = volume.get("emptyDir") if type(volume) is dict else None  # noqa: E721
-        if type(volume) is not dict or (  # noqa: E721
-            type(empty_dir) is dict and empty_dir.get("medium") == "Memory"  # noqa: E721
+        return volumes, {}
+    out: list[Any] = []
+    renamed: dict[str, str] = {}
+    for volume in volumes:
+        if type(volume) is not dict:  # noqa: E721
+            out.append(volume)
+            continue
+        name = volume.get("name")
+        if (
+            type(name) is str  # noqa: E721
+            and name.startswith(TOKEN_VOLUME_PREFIX)
+            and name not in renamed
+            and len(volume) == 2
+            and type(volume.get("projected")) is dict  # noqa: E721
+            and _volume_name_ok(name)
         ):
-            out.append([i, volume])
-    return out
+            renamed[name] = stand_in = f"{TOKEN_VOLUME_PREFIX}{len(renamed)}"
+            volume = {**volume, "name": stand_in}
+        claim = volume.get("persistentVolumeClaim")
+        if type(claim) is dict and "claimName" in claim:  # noqa: E721
+            claim_name = claim["claimName"]
+            set_ = type(claim_name) is str and bool(claim_name)  # noqa: E721
+            volume = {
+                **volume,
+                "persistentVolumeClaim": {**claim, "claimName": set_ or [claim_name]},
+            }
+        out.append(volume)
+    return out, renamed
+
+
+def volumes_known(workload: Workload) -> bool:
+    """Whether the template's volumes are all its pods get: so for Kubernetes' own kinds; an
+    operator's controller (or an unknown kind's) may add some (JobSet's volumeClaimPolicies,
+    KServe's storage initializer), so their mounts are not looked up."""
+    record = workload.record
+    return record is not None and not record.operator
 
 
 def memo_key(workload: Workload) -> bytes | None:
@@ -201,6 +241,7 @@ def memo_key(workload: Workload) -> bytes | None:
         workload.metadata_path,
         workload.pod_metadata,
         _project_spec(spec),
+        volumes_known(workload),
     )
 
 
@@ -216,17 +257,23 @@ def _spec_copy(spec: dict[str, Any]) -> dict[str, Any]:
 def _project_spec(spec: dict[str, Any]) -> dict[str, Any]:
     """What the checks read of a pod spec (see the module docstring)."""
     projected = _spec_copy(spec)
+    renamed: dict[str, str] = {}
     if "volumes" in spec:
-        projected["volumes"] = _memory_volumes(spec["volumes"])
+        projected["volumes"], renamed = _volumes(spec["volumes"])
     for k in _CONTAINER_LISTS.intersection(projected):
         items = projected[k]
         if type(items) is list:  # noqa: E721
-            projected[k] = [_container(c) for c in items]
+            projected[k] = [_container(c, renamed) for c in items]
     return projected
 
 
 def _key(
-    kind: str, spec_path: str, metadata_path: str, meta: Any, projected_spec: dict[str, Any]
+    kind: str,
+    spec_path: str,
+    metadata_path: str,
+    meta: Any,
+    projected_spec: dict[str, Any],
+    known_volumes: bool = True,
 ) -> bytes | None:
     if not isinstance(meta, dict):
         return None
@@ -240,6 +287,7 @@ def _key(
                 kind == "Pod",
                 # Advice follows the workload type the kind opens as (check.manifests).
                 WORKLOAD_OF_KIND.get(kind, ""),
+                known_volumes,
                 spec_path,
                 metadata_path,
                 projected_meta,
@@ -288,8 +336,9 @@ def canonical_parts(
         return None
     # _project_spec, with each container's name replaced by its token on the way.
     projected_spec = _spec_copy(spec)
+    renamed: dict[str, str] = {}
     if "volumes" in spec:
-        projected_spec["volumes"] = _memory_volumes(spec["volumes"])
+        projected_spec["volumes"], renamed = _volumes(spec["volumes"])
     names: list[str] = []
     known = _container_names.known
     for key in _CONTAINER_KEYS:
@@ -305,7 +354,7 @@ def canonical_parts(
             name = c.get("name")
             if type(name) is not str or not (known.get(name) or _container_name_ok(name)):  # noqa: E721
                 return None
-            projected = _container(c)
+            projected = _container(c, renamed)
             projected["name"] = _token(len(names))
             names.append(name)
             projected_items.append(projected)

@@ -244,9 +244,16 @@ def render_design(
     pod = design_to_pod(design)
     dra = dra_design(design)
     devices = dra.devices_per_pod if dra else 0
-    report = pod_report(pod, workload=design.workload, claim_gpus=devices, version=version)
-    facts = PodFacts(pod_manifest(pod), report.defaulted, report.requests, devices)
     kind = effective_kind(design.export, design.workload)
+    # An operator's controller may add volumes to the pods (JobSet's volumeClaimPolicies).
+    report = pod_report(
+        pod,
+        workload=design.workload,
+        claim_gpus=devices,
+        version=version,
+        volumes_known=kind not in OPERATOR_KINDS,
+    )
+    facts = PodFacts(pod_manifest(pod), report.defaulted, report.requests, devices)
     origin: OriginExport | None = None
     inherited: list[ObjectProblem] = []
     hints_for_settings: dict[str, Message] = {}

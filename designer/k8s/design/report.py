@@ -81,10 +81,13 @@ def pod_report(
     claim_gpus: int = 0,
     advise: bool | None = None,
     version: ClusterVersion | None = None,
+    volumes_known: bool = True,
 ) -> PodReport:
     """QoS with reasons, effective requests/limits, validation and advice; ``claim_gpus`` are
     GPUs the pod gets through DRA claims (no request counts them). ``version`` answers for
-    that Kubernetes release (apiserver.versions); None: the newest.
+    that Kubernetes release (apiserver.versions); None: the newest. ``volumes_known=False``:
+    a controller adds volumes to the pods made from this template (an operator's kind), so
+    a mount is not looked up among the template's volumes.
 
     Advice is given for a ``workload`` type (its rules and the rules for every type), or with
     ``advise`` and no workload type, the rules for every workload type only."""
@@ -96,6 +99,7 @@ def pod_report(
         template=template,
         defaulted=defaulted,
         version=version or LATEST,
+        volumes_known=volumes_known,
     )
     qos = pod_qos(pod, spec_path=spec_path, defaulted=defaulted, version=version)
     requests = effective_requests(defaulted, apply_defaults=False)

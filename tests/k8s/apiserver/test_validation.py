@@ -1317,3 +1317,61 @@ def test_a_sidecars_probes_are_validated_too() -> None:
     assert errors({**one(), "initContainers": [sidecar]}) == [
         "spec.initContainers[0].livenessProbe.successThreshold: Invalid value: 3: must be 1"
     ]
+
+
+def test_volumes_and_mounts_are_validated_as_validate_volumes_does() -> None:
+    mounts = [
+        {"name": "dshm", "mountPath": "/dev/shm"},
+        {"name": "data", "mountPath": "/data"},
+        {"name": "cfg", "mountPath": "/data"},
+    ]
+    spec = {
+        **one(volumeMounts=mounts),
+        "volumes": [
+            {"name": "dshm", "emptyDir": {"medium": "Memory", "sizeLimit": "-1Gi"}},
+            {"name": "data", "persistentVolumeClaim": {}},
+            {"name": "cfg", "configMap": {"name": "c"}, "secret": {"secretName": "s"}},
+            {"name": "Bad-", "emptyDir": {}},
+            {"name": "cfg2"},
+            {"name": "dshm", "emptyDir": {}},  # the first one has errors: this one counts
+        ],
+    }
+    at = "spec.containers[0].volumeMounts"
+    assert errors(spec) == [
+        "spec.volumes[0].emptyDir.sizeLimit: Forbidden: SizeLimit field must be a valid resource "
+        "quantity",
+        "spec.volumes[1].persistentVolumeClaim.claimName: Required value",
+        # secret comes before configMap in validateVolumeSource: configMap is the second.
+        "spec.volumes[2].configMap: Forbidden: may not specify more than 1 volume type",
+        f'spec.volumes[3].name: Invalid value: "Bad-": {RFC1123_LABEL}',
+        "spec.volumes[4]: Required value: must specify a volume type",
+        # A volume with an error is not one a mount can name.
+        f'{at}[1].name: Not found: "data"',
+        f'{at}[2].name: Not found: "cfg"',
+        f'{at}[2].mountPath: Invalid value: "/data": must be unique',
+    ]
+
+
+def test_go_names_two_volume_sources_by_its_own_paths() -> None:
+    spec = {**one(), "volumes": [{"name": "v", "configMap": {"name": "c"}, "cephfs": {}}]}
+    assert errors(spec) == [
+        "spec.volumes[0].configMap: Forbidden: may not specify more than 1 volume type"
+    ]
+    spec = {**one(), "volumes": [{"name": "v", "emptyDir": {}, "downwardAPI": {}}]}
+    assert errors(spec) == [
+        "spec.volumes[0].downwarAPI: Forbidden: may not specify more than 1 volume type"
+    ]
+
+
+def test_a_mount_of_a_volume_the_pod_does_not_have_is_not_found() -> None:
+    # The /dev/shm mount without its emptyDir: the API server refuses the pod.
+    spec = one(volumeMounts=[{"name": "dshm", "mountPath": "/dev/shm"}])
+    assert errors(spec) == ['spec.containers[0].volumeMounts[0].name: Not found: "dshm"']
+    spec["volumes"] = [{"name": "dshm", "emptyDir": {"medium": "Memory"}}]
+    assert errors(spec) == []
+    sidecar = {"name": "s", "image": "x", "restartPolicy": "Always", "volumeMounts": [{}]}
+    assert errors({**spec, "initContainers": [sidecar]}) == [
+        "spec.initContainers[0].volumeMounts[0].name: Required value",
+        'spec.initContainers[0].volumeMounts[0].name: Not found: ""',
+        "spec.initContainers[0].volumeMounts[0].mountPath: Required value",
+    ]

@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 import pytest
+import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -157,9 +158,23 @@ def replicas(draw: Any) -> list[dict[str, Any]]:
         elif field == "image":
             pod["spec"]["containers"][0]["image"] = draw(images)
         elif field == "volume" and pod["spec"].get("volumes"):
-            # Each pod's token volume has its own name; the /dev/shm volume may differ too.
-            pod["spec"]["volumes"][0]["name"] = draw(st.sampled_from(["kube-api-access-b2", "t"]))
+            # Each pod's token volume has its own name (its mounts follow it, or not); the
+            # /dev/shm volume may differ too; a StatefulSet's pod mounts its own claim.
+            token = draw(st.sampled_from(["kube-api-access-b2", "t", "kube-api-access-a1"]))
+            pod["spec"]["volumes"][0]["name"] = token
+            mounts = pod["spec"]["containers"][0].get("volumeMounts")
+            if mounts and draw(st.booleans()):
+                mounts[0]["name"] = token
             pod["spec"]["volumes"][1]["emptyDir"] = draw(shm_empty_dirs)
+            claim = draw(st.sampled_from(["data-web-0", "data-web-1", "", None]))
+            pod["spec"]["volumes"].append(
+                {"name": "data", "persistentVolumeClaim": {"claimName": claim}}
+            )
+            if mounts and draw(st.booleans()):
+                path = draw(st.sampled_from(["/data", "/dev/shm"]))
+                mounts.append(
+                    {"name": draw(st.sampled_from(["data", "missing"])), "mountPath": path}
+                )
         elif field == "node":
             # A pod not scheduled yet, or another node (a mirror pod must name one), and a
             # StatefulSet pod's own hostname.
@@ -300,3 +315,70 @@ def test_mirror_pods_with_and_without_a_node_do_not_share_a_report(indent: int |
     fields = [[e["field"] for e in o["errors"]] for o in check_texts([("d", text)])["objects"]]
     mirror = ["metadata.annotations[kubernetes.io/config.mirror]"]
     assert fields == [[], mirror, [], mirror, mirror]
+
+
+def test_pods_whose_token_volumes_are_named_after_them_share_one_report() -> None:
+    # The service account token volume (kube-api-access-<random>) and a StatefulSet pod's
+    # claim differ on every pod; a mount of a volume the pod lacks is reported with its name.
+    def pod(i: int, mount: str | None = None) -> dict[str, Any]:
+        token = f"kube-api-access-{i}x{i}"
+        container = {
+            "name": "app",
+            "image": "web:1",
+            "volumeMounts": [
+                {"name": mount or token, "mountPath": "/var/run/secrets/kubernetes.io/sa"},
+                {"name": "data", "mountPath": "/data"},
+            ],
+        }
+        volumes = [
+            {"name": token, "projected": {"sources": [{"serviceAccountToken": {"path": "t"}}]}},
+            {"name": "data", "persistentVolumeClaim": {"claimName": f"data-web-{i}"}},
+        ]
+        meta = {"name": f"web-{i}", "namespace": "default"}
+        return {
+            "kind": "Pod",
+            "apiVersion": "v1",
+            "metadata": meta,
+            "spec": {"containers": [container], "volumes": volumes},
+        }
+
+    from designer.k8s.check.memo import memo_key
+    from designer.k8s.manifest import load
+
+    workloads = load(json.dumps({"kind": "List", "items": [pod(i) for i in range(5)]}))[0]
+    assert len({memo_key(w) for w in workloads}) == 1
+    items = [pod(0), pod(1), pod(2, mount="kube-api-access-gone"), pod(3)]
+    text = json.dumps({"apiVersion": "v1", "kind": "List", "items": items}, indent=4)
+    found = [[str(e["text"]) for e in o["errors"]] for o in check_texts([("d", text)])["objects"]]
+    assert found == [[], [], ['Not found: "kube-api-access-gone"'], []]
+
+
+def test_a_mount_is_looked_up_only_where_the_template_holds_all_the_volumes() -> None:
+    # A Deployment's pods get the template's volumes only; a JobSet's controller adds its
+    # volumeClaimPolicies' volumes (as a TrainingRuntime's does), so their mounts are not
+    # looked up. The two templates are equal: the memo must not give one the other's report.
+    template = {
+        "metadata": {"labels": {"app": "a"}},
+        "spec": {
+            "containers": [
+                {"name": "app", "image": "x", "volumeMounts": [{"name": "init", "mountPath": "/w"}]}
+            ],
+        },
+    }
+    deployment = {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": "d"},
+        "spec": {"selector": {"matchLabels": {"app": "a"}}, "template": template},
+    }
+    jobset = {
+        "apiVersion": "jobset.x-k8s.io/v1alpha2",
+        "kind": "JobSet",
+        "metadata": {"name": "j"},
+        "spec": {"replicatedJobs": [{"name": "w", "template": {"spec": {"template": template}}}]},
+    }
+    for docs in ([deployment, jobset], [jobset, deployment]):
+        text = "\n---\n".join(yaml.safe_dump(d) for d in docs)
+        report = check_texts([("d", text)])
+        found = {o["kind"]: [e["text"] for e in o["errors"]] for o in report["objects"]}
+        assert found == {"Deployment": ['Not found: "init"'], "JobSet": []}
