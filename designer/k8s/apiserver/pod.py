@@ -284,6 +284,9 @@ def validate_container_common(
     env = _extra(c).get("env")
     if isinstance(env, list):
         errs += validate_env(env, child(path, "env"), version)
+    env_from = _extra(c).get("envFrom")
+    if isinstance(env_from, list):
+        errs += validate_env_from(env_from, child(path, "envFrom"), version)
     mounts = _extra(c).get("volumeMounts")
     if isinstance(mounts, list):
         errs += validate_volume_mounts(mounts, volumes, child(path, "volumeMounts"))
@@ -358,6 +361,42 @@ def validate_env(env: list[Any], path: str, version: ClusterVersion = LATEST) ->
         source = var.get("valueFrom")
         if isinstance(source, dict):
             errs += _env_value_from(var, source, child(at, "valueFrom"))
+    return errs
+
+
+MSG_ENV_FROM_NO_SOURCE = "must specify one of: `configMapRef` or `secretRef`"
+
+
+def validate_env_from(
+    env_from: list[Any], path: str, version: ClusterVersion = LATEST
+) -> list[FieldError]:
+    """ValidateEnvFrom: a prefix is an env var name (by the release, as ValidateEnv), one of
+    configMapRef / secretRef with a name (a DNS subdomain, a trailing '-' allowed:
+    ValidateConfigMapName(name, true)). Go reports a missing or second source at the list's
+    path, not the item's (TestValidateEnvFrom)."""
+    errs: list[FieldError] = []
+    check = is_relaxed_env_var_name if version.has("relaxed_env_var_names") else is_env_var_name
+    for i, source in enumerate(env_from):
+        if not isinstance(source, dict):
+            continue
+        at = index(path, i)
+        prefix = source.get("prefix")
+        if isinstance(prefix, str) and prefix:
+            errs += [invalid(child(at, "prefix"), prefix, m) for m in check(prefix)]
+        refs = [k for k in ("configMapRef", "secretRef") if isinstance(source.get(k), dict)]
+        for k in refs:
+            name = source[k].get("name") or ""
+            if not isinstance(name, str):
+                continue
+            if not name:
+                errs.append(required(child(at, k, "name")))
+            else:
+                problems = name_is_dns_subdomain(name, prefix=True)
+                errs += [invalid(child(at, k, "name"), name, m) for m in problems]
+        if not refs:
+            errs.append(invalid(path, "", MSG_ENV_FROM_NO_SOURCE))
+        elif len(refs) > 1:
+            errs.append(invalid(path, "", MSG_ENV_TWO_SOURCES))
     return errs
 
 

@@ -1375,3 +1375,25 @@ def test_a_mount_of_a_volume_the_pod_does_not_have_is_not_found() -> None:
         'spec.initContainers[0].volumeMounts[0].name: Not found: ""',
         "spec.initContainers[0].volumeMounts[0].mountPath: Required value",
     ]
+
+
+def test_env_from_is_validated_as_validate_env_from_does() -> None:
+    # TestValidateEnvFrom: the missing or second source is reported at the list's path.
+    at = "spec.containers[0].envFrom"
+    env_from = [
+        {"configMapRef": {"name": "settings-"}},  # a trailing "-" is allowed (a prefix name)
+        {},
+        {"secretRef": {"name": "abc"}, "configMapRef": {"name": "abc"}},
+        {"secretRef": {}},
+        {"prefix": "a=b", "secretRef": {"name": "s"}},
+    ]
+    assert errors(one(envFrom=env_from)) == [
+        f'{at}: Invalid value: "": must specify one of: `configMapRef` or `secretRef`',
+        f'{at}: Invalid value: "": may not have more than one field specified at a time',
+        f"{at}[3].secretRef.name: Required value",
+        f'{at}[4].prefix: Invalid value: "a=b": a valid environment variable name must consist '
+        "only of printable ASCII characters other than '='",
+    ]
+    assert errors(one(envFrom=[{"prefix": "1_", "configMapRef": {"name": "c"}}]), version=V131) == [
+        f'{at}[0].prefix: Invalid value: "1_": {ENV_NAME_1_31}'
+    ]
