@@ -1397,3 +1397,98 @@ def test_env_from_is_validated_as_validate_env_from_does() -> None:
     assert errors(one(envFrom=[{"prefix": "1_", "configMapRef": {"name": "c"}}]), version=V131) == [
         f'{at}[0].prefix: Invalid value: "1_": {ENV_NAME_1_31}'
     ]
+
+
+# Any JSON value where the pod-spec validators of ports, env, probes, volumes, tolerations,
+# gates and names read one: each is an error at a path, or nothing, never an exception.
+_json = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**40), 2**40)
+    | st.sampled_from(["", "x", "Bad Name", "a=b", "-1Gi", "1m", "http", "TCP", "Exists"]),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=12), inner, max_size=3)
+    ),
+    max_leaves=12,
+)
+_field_names = st.sampled_from(
+    [
+        "ports",
+        "env",
+        "envFrom",
+        "volumeMounts",
+        "livenessProbe",
+        "readinessProbe",
+        "startupProbe",
+        "name",
+        "image",
+    ]
+)
+_spec_names = st.sampled_from(
+    [
+        "volumes",
+        "tolerations",
+        "schedulingGates",
+        "nodeName",
+        "hostname",
+        "subdomain",
+        "serviceAccountName",
+        "activeDeadlineSeconds",
+        "runtimeClassName",
+        "preemptionPolicy",
+    ]
+)
+_field_values = st.one_of(
+    _json,
+    st.lists(
+        st.dictionaries(
+            st.sampled_from(
+                [
+                    "name",
+                    "containerPort",
+                    "hostPort",
+                    "protocol",
+                    "value",
+                    "valueFrom",
+                    "mountPath",
+                    "httpGet",
+                    "exec",
+                    "tcpSocket",
+                    "grpc",
+                    "key",
+                    "operator",
+                    "effect",
+                    "tolerationSeconds",
+                    "emptyDir",
+                    "projected",
+                    "secretRef",
+                    "configMapRef",
+                    "prefix",
+                    "resourceFieldRef",
+                    "divisor",
+                    "port",
+                ]
+            ),
+            _json,
+            max_size=4,
+        ),
+        max_size=3,
+    ),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    container=st.dictionaries(_field_names, _field_values, max_size=4),
+    spec=st.dictionaries(_spec_names, _field_values, max_size=4),
+)
+def test_any_values_in_the_spec_fields_give_errors_not_exceptions(
+    container: dict[str, Any], spec: dict[str, Any]
+) -> None:
+    try:
+        pod = make_pod({"containers": [{"name": "app", "image": "x", **container}], **spec})
+    except Exception:  # noqa: BLE001 - a value the model cannot hold is the decoder's error
+        return
+    for error in validate_pod(pod).errors:
+        assert error.field.startswith("spec.")
+        assert str(error).startswith(error.field + ": ")
