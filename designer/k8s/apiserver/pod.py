@@ -650,6 +650,7 @@ def validate_containers(
             errs.append(duplicate(child(p, "name"), name))
         else:
             names.append(name)
+        errs += validate_lifecycle(c, p)
         errs += validate_probes(c, p)
         if c.restart_policy is not None:
             errs.append(forbidden(child(p, "restartPolicy"), MSG_NOT_FOR_NON_INIT))
@@ -716,11 +717,31 @@ def _int(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _probe_handler(probe: dict[str, Any], path: str) -> list[FieldError]:
-    """validateHandler over a probe's handlers: exactly one, each action checked."""
+LIFECYCLE_HANDLERS = ("exec", "httpGet", "tcpSocket", "sleep")
+
+
+def validate_lifecycle(c: Container, path: str) -> list[FieldError]:
+    """validateLifecycle: postStart and preStop through validateHandler (exec, httpGet,
+    tcpSocket, sleep; a sleep's seconds against the grace period are not checked)."""
+    lifecycle = _extra(c).get("lifecycle")
+    if not isinstance(lifecycle, dict):
+        return []
+    errs: list[FieldError] = []
+    for hook in ("postStart", "preStop"):
+        handler = lifecycle.get(hook)
+        if isinstance(handler, dict):
+            errs += _probe_handler(handler, child(path, "lifecycle", hook), LIFECYCLE_HANDLERS)
+    return errs
+
+
+def _probe_handler(
+    probe: dict[str, Any], path: str, handlers: tuple[str, ...] = PROBE_HANDLERS
+) -> list[FieldError]:
+    """validateHandler over a probe's (or a hook's) handlers: exactly one, each action
+    checked."""
     errs: list[FieldError] = []
     count = 0
-    for name in PROBE_HANDLERS:
+    for name in handlers:
         action = probe.get(name)
         if action is None:
             continue
@@ -744,7 +765,9 @@ def _probe_handler(probe: dict[str, Any], path: str) -> list[FieldError]:
                     where = child(index(child(at, "httpHeaders"), i), "name")
                     errs.append(invalid(where, header_name, MSG_HTTP_HEADER_NAME))
         elif name == "grpc":
-            port = _int(action.get("port"))
+            # validateGRPCAction: ValidatePortNumOrName(intstr.FromInt32(port)); unset is 0.
+            raw = action.get("port")
+            port = 0 if raw is None else _int(raw)
             if port is not None:
                 errs += [invalid(child(at, "port"), port, m) for m in is_valid_port_num(port)]
     if not count:
@@ -823,6 +846,7 @@ def validate_init_containers(
         elif name:
             names.append(name)
         if sidecar:
+            errs += validate_lifecycle(c, p)
             errs += validate_probes(c, p)
         else:
             # Probes and lifecycle hooks only make sense for a container that keeps running.

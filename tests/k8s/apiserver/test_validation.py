@@ -1305,6 +1305,9 @@ def test_probe_actions_are_checked() -> None:
         readinessProbe={"httpGet": {"port": "http"}, "periodSeconds": 0, "successThreshold": 3}
     )
     assert errors(fine) == []
+    assert errors(one(livenessProbe={"grpc": {}})) == [
+        f"{at}.livenessProbe.grpc.port: Invalid value: 0: must be between 1 and 65535, inclusive"
+    ]
 
 
 def test_a_sidecars_probes_are_validated_too() -> None:
@@ -1492,3 +1495,16 @@ def test_any_values_in_the_spec_fields_give_errors_not_exceptions(
     for error in validate_pod(pod).errors:
         assert error.field.startswith("spec.")
         assert str(error).startswith(error.field + ": ")
+
+
+def test_lifecycle_hooks_have_one_handler_each() -> None:
+    at = "spec.containers[0].lifecycle"
+    hooks = {
+        "postStart": {"exec": {"command": ["warm-up"]}, "httpGet": {"port": 80}},
+        "preStop": {},
+    }
+    assert errors(one(lifecycle=hooks)) == [
+        f"{at}.postStart.httpGet: Forbidden: may not specify more than 1 handler type",
+        f"{at}.preStop: Required value: must specify a handler type",
+    ]
+    assert errors(one(lifecycle={"preStop": {"sleep": {"seconds": 5}}})) == []
