@@ -40,7 +40,7 @@ Choices where the Go source leaves room:
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -248,6 +248,21 @@ def _extra(model: Any) -> dict[str, Any]:
     return getattr(model, "model_extra", None) or {}
 
 
+def _objects(values: Any, path: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The mappings of a list with their paths (``path[i]``); any other item, or a value
+    that is not a list, is left to the decoder (the API server refuses it first)."""
+    for i, value in enumerate(values if isinstance(values, list) else ()):
+        if isinstance(value, dict):
+            yield index(path, i), value
+
+
+def _text(obj: Mapping[str, Any], name: str) -> Any:
+    """A string field as Go reads it: unset or null is ""; a value of another type is
+    returned as it is (for the caller to leave to the decoder)."""
+    value = obj.get(name)
+    return "" if value is None else value
+
+
 def _set(model: Any, name: str) -> bool:
     """The manifest sets the (untyped) field to something other than null/empty."""
     value = _extra(model).get(name)
@@ -347,12 +362,8 @@ def validate_env(env: list[Any], path: str, version: ClusterVersion = LATEST) ->
     decoder."""
     errs: list[FieldError] = []
     relaxed = version.has("relaxed_env_var_names")
-    for i, var in enumerate(env):
-        if not isinstance(var, dict):
-            continue
-        at = index(path, i)
-        name = var.get("name")
-        name = "" if name is None else name
+    for at, var in _objects(env, path):
+        name = _text(var, "name")
         if isinstance(name, str):
             if not name:
                 errs.append(required(child(at, "name")))
@@ -376,10 +387,7 @@ def validate_env_from(
     path, not the item's (TestValidateEnvFrom)."""
     errs: list[FieldError] = []
     check = is_relaxed_env_var_name if version.has("relaxed_env_var_names") else is_env_var_name
-    for i, source in enumerate(env_from):
-        if not isinstance(source, dict):
-            continue
-        at = index(path, i)
+    for at, source in _objects(env_from, path):
         prefix = source.get("prefix")
         if isinstance(prefix, str) and prefix:
             errs += [invalid(child(at, "prefix"), prefix, m) for m in check(prefix)]
@@ -506,13 +514,9 @@ def validate_volumes(volumes: Any, path: str) -> tuple[set[str], list[FieldError
     with an error is not one (as in Go)."""
     names: set[str] = set()
     errs: list[FieldError] = []
-    for i, volume in enumerate(volumes if isinstance(volumes, list) else []):
-        if not isinstance(volume, dict):
-            continue
-        at = index(path, i)
+    for at, volume in _objects(volumes, path):
         found = _volume_source(volume, at)
-        name = volume.get("name")
-        name = "" if name is None else name
+        name = _text(volume, "name")
         if not isinstance(name, str):
             continue
         if not name:
@@ -567,14 +571,9 @@ def validate_volume_mounts(
     once per container."""
     errs: list[FieldError] = []
     paths: set[str] = set()
-    for i, mount in enumerate(mounts):
-        if not isinstance(mount, dict):
-            continue
-        at = index(path, i)
-        name = mount.get("name")
-        name = "" if name is None else name
-        mount_path = mount.get("mountPath")
-        mount_path = "" if mount_path is None else mount_path
+    for at, mount in _objects(mounts, path):
+        name = _text(mount, "name")
+        mount_path = _text(mount, "mountPath")
         if not isinstance(name, str) or not isinstance(mount_path, str):
             continue
         if not name:
@@ -599,10 +598,7 @@ def validate_container_ports(ports: list[Any], path: str) -> list[FieldError]:
     wrong type is left to the decoder."""
     errs: list[FieldError] = []
     names: set[str] = set()
-    for i, port in enumerate(ports):
-        if not isinstance(port, dict):
-            continue
-        at = index(path, i)
+    for at, port in _objects(ports, path):
         name = port.get("name")
         if isinstance(name, str) and name:
             problems = is_valid_port_name(name)
@@ -1044,12 +1040,10 @@ def _validate_scheduling_gates(gates: Any, path: str) -> list[FieldError]:
     is not a string is left to the decoder)."""
     errs: list[FieldError] = []
     seen: set[str] = set()
-    for i, gate in enumerate(gates if isinstance(gates, list) else []):
-        name = gate.get("name") if isinstance(gate, dict) else None
-        name = "" if name is None else name
+    for at, gate in _objects(gates, path):
+        name = _text(gate, "name")
         if not isinstance(name, str):
             continue
-        at = index(path, i)
         errs += [invalid(at, name, m) for m in is_qualified_name(name)]
         if name in seen:
             errs.append(duplicate(at, name))
@@ -1096,14 +1090,11 @@ def validate_tolerations(tolerations: list[Any], path: str) -> list[FieldError]:
     with a value are reported at ``[i].operator``). A toleration whose fields are not
     strings is left to the decoder (the API server refuses it before validating)."""
     errs: list[FieldError] = []
-    for i, toleration in enumerate(tolerations):
-        if not isinstance(toleration, dict):
-            continue
-        fields = [toleration.get(name) or "" for name in _TOLERATION_FIELDS]
+    for at, toleration in _objects(tolerations, path):
+        fields = [_text(toleration, name) for name in _TOLERATION_FIELDS]
         if not all(isinstance(f, str) for f in fields):
             continue
         tol_key, operator, value, effect = fields
-        at = index(path, i)
         seconds = toleration.get("tolerationSeconds")
         if tol_key:
             errs += [invalid(child(at, "key"), tol_key, m) for m in is_qualified_name(tol_key)]
