@@ -153,7 +153,7 @@ def _project_meta(meta: dict[str, Any]) -> dict[str, Any]:
 _CONTAINER_LISTS = frozenset({"containers", "initContainers", "ephemeralContainers"})
 
 
-def _container(c: Any, renamed: dict[str, str]) -> Any:
+def _container(c: Any, renamed: dict[str, Any]) -> Any:
     # A copy whose fields are replaced in place (faster than a filtering comprehension: a
     # dump's pods are keyed one by one; the key only needs the same order for the same pod).
     if type(c) is not dict:  # noqa: E721
@@ -169,7 +169,7 @@ def _container(c: Any, renamed: dict[str, str]) -> Any:
     return out
 
 
-def _mount(mount: Any, renamed: dict[str, str]) -> Any:
+def _mount(mount: Any, renamed: dict[str, Any]) -> Any:
     if type(mount) is dict:  # noqa: E721
         name = mount.get("name")
         if type(name) is str and name in renamed:  # noqa: E721
@@ -185,15 +185,17 @@ _ABSENT = object()
 TOKEN_VOLUME_PREFIX = "kube-api-access-"
 
 
-def _volumes(volumes: Any) -> tuple[Any, dict[str, str]]:
+def _volumes(volumes: Any) -> tuple[Any, dict[str, Any]]:
     """The volumes as the key holds them, and the names replaced (see TOKEN_VOLUME_PREFIX):
-    a token volume's name when it is a valid, first-seen name of a volume with only a
-    projected source; a claim's name, which only has to be set (a StatefulSet's pods each
+    a token volume's name when it is a valid name no other volume has, of a volume with
+    only a projected source; a claim's name, which only has to be set (a StatefulSet's pods each
     mount their own claim), as whether it is."""
     if type(volumes) is not list:  # noqa: E721
         return volumes, {}
     out: list[Any] = []
-    renamed: dict[str, str] = {}
+    renamed: dict[str, Any] = {}
+    # A name another volume has too is kept: the Duplicate error reads it.
+    names = [v.get("name") for v in volumes if type(v) is dict]  # noqa: E721
     for volume in volumes:
         if type(volume) is not dict:  # noqa: E721
             out.append(volume)
@@ -202,12 +204,13 @@ def _volumes(volumes: Any) -> tuple[Any, dict[str, str]]:
         if (
             type(name) is str  # noqa: E721
             and name.startswith(TOKEN_VOLUME_PREFIX)
-            and name not in renamed
+            and names.count(name) == 1
             and len(volume) == 2
             and type(volume.get("projected")) is dict  # noqa: E721
             and _volume_name_ok(name)
         ):
-            renamed[name] = stand_in = f"{TOKEN_VOLUME_PREFIX}{len(renamed)}"
+            # Not a string: no volume's own name can be equal to it.
+            renamed[name] = stand_in = {"tokenVolume": len(renamed)}
             volume = {**volume, "name": stand_in}
         claim = volume.get("persistentVolumeClaim")
         if type(claim) is dict and "claimName" in claim:  # noqa: E721
@@ -257,7 +260,7 @@ def _spec_copy(spec: dict[str, Any]) -> dict[str, Any]:
 def _project_spec(spec: dict[str, Any]) -> dict[str, Any]:
     """What the checks read of a pod spec (see the module docstring)."""
     projected = _spec_copy(spec)
-    renamed: dict[str, str] = {}
+    renamed: dict[str, Any] = {}
     if "volumes" in spec:
         projected["volumes"], renamed = _volumes(spec["volumes"])
     for k in _CONTAINER_LISTS.intersection(projected):
@@ -336,7 +339,7 @@ def canonical_parts(
         return None
     # _project_spec, with each container's name replaced by its token on the way.
     projected_spec = _spec_copy(spec)
-    renamed: dict[str, str] = {}
+    renamed: dict[str, Any] = {}
     if "volumes" in spec:
         projected_spec["volumes"], renamed = _volumes(spec["volumes"])
     names: list[str] = []

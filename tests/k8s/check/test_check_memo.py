@@ -382,3 +382,27 @@ def test_a_mount_is_looked_up_only_where_the_template_holds_all_the_volumes() ->
         report = check_texts([("d", text)])
         found = {o["kind"]: [e["text"] for e in o["errors"]] for o in report["objects"]}
         assert found == {"Deployment": ['Not found: "init"'], "JobSet": []}
+
+
+def test_a_token_volumes_stand_in_is_no_volumes_own_name() -> None:
+    # The first pod's token volume stands in by position; the second pod really has two
+    # volumes named alike (a Duplicate): they must not share a key.
+    def pod(first: str) -> dict[str, Any]:
+        spec = {
+            "containers": [{"name": "app", "image": "x"}],
+            "volumes": [
+                {"name": first, "projected": {"sources": []}},
+                {"name": "kube-api-access-0", "emptyDir": {}},
+            ],
+        }
+        return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": spec}
+
+    text = json.dumps(
+        {
+            "apiVersion": "v1",
+            "kind": "List",
+            "items": [pod("kube-api-access-xyz"), pod("kube-api-access-0")],
+        }
+    )
+    found = [[e["text"] for e in o["errors"]] for o in check_texts([("d", text)])["objects"]]
+    assert found == [[], ['Duplicate value: "kube-api-access-0"']]
