@@ -413,7 +413,11 @@ def _env_value_from(var: dict[str, Any], source: dict[str, Any], path: str) -> l
     sources = [k for k in _ENV_SOURCES if isinstance(source.get(k), dict)]
     for k in sources:
         ref, at = source[k], child(path, k)
-        if k == "resourceFieldRef":
+        if k == "fieldRef" and not ref.get("fieldPath"):
+            # validateObjectFieldSelector (apiVersion is defaulted to v1 first); which
+            # paths the downward API offers is not checked.
+            errs.append(required(child(at, "fieldPath")))
+        elif k == "resourceFieldRef":
             errs += _resource_field_ref(ref, at)
         elif k in ("configMapKeyRef", "secretKeyRef"):
             errs += _key_selector(ref, at)

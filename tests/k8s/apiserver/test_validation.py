@@ -1231,6 +1231,15 @@ def test_a_resource_field_ref_names_a_container_resource_and_a_divisor_it_allows
     ]
 
 
+def test_a_field_ref_needs_a_field_path() -> None:
+    env = [{"name": "NODE", "valueFrom": {"fieldRef": {}}}]
+    assert errors(one(env=env)) == [
+        "spec.containers[0].env[0].valueFrom.fieldRef.fieldPath: Required value"
+    ]
+    fine = [{"name": "NODE", "valueFrom": {"fieldRef": {"fieldPath": "spec.nodeName"}}}]
+    assert errors(one(env=fine)) == []
+
+
 def test_an_env_value_comes_from_exactly_one_source() -> None:
     secret = {"secretKeyRef": {"name": "creds", "key": "token"}}
     env = [
