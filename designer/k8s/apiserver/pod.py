@@ -332,6 +332,10 @@ ENV_RESOURCE_FIELDS = (
     "requests.memory",
 )
 ENV_RESOURCE_PREFIXES = ("limits.hugepages-", "requests.hugepages-")
+MSG_HUGEPAGES_DIVISOR = (
+    "only divisor's values 1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi, 1Ei are "
+    "supported with the hugepages resource"
+)
 _BYTE_DIVISORS = ("1", "1k", "1M", "1G", "1T", "1P", "1E", "1Ki", "1Mi", "1Gi", "1Ti", "1Pi", "1Ei")
 _DIVISORS = {
     "cpu": (("1m", "1"), "only divisor's values 1m and 1 are supported with the cpu resource"),
@@ -367,8 +371,9 @@ def validate_env(env: list[Any], path: str, version: ClusterVersion = LATEST) ->
         if isinstance(name, str):
             if not name:
                 errs.append(required(child(at, "name")))
-            check = is_relaxed_env_var_name if relaxed else is_env_var_name
-            errs += [invalid(child(at, "name"), name, m) for m in check(name)]
+            else:
+                check = is_relaxed_env_var_name if relaxed else is_env_var_name
+                errs += [invalid(child(at, "name"), name, m) for m in check(name)]
         source = var.get("valueFrom")
         if isinstance(source, dict):
             errs += _env_value_from(var, source, child(at, "valueFrom"))
@@ -448,8 +453,13 @@ def _resource_field_ref(ref: dict[str, Any], path: str) -> list[FieldError]:
         parsed = Quantity.from_json(divisor)
     except (TypeError, ValueError):
         return errs  # the decoder refuses it first
-    allowed = _DIVISORS.get(resource.partition(".")[2]) if resource.count(".") == 1 else None
-    if parsed.is_zero() or allowed is None or resource not in ENV_RESOURCE_FIELDS:
+    if resource.startswith(ENV_RESOURCE_PREFIXES):
+        allowed = (_BYTE_DIVISORS, MSG_HUGEPAGES_DIVISOR)
+    elif resource in ENV_RESOURCE_FIELDS:
+        allowed = _DIVISORS[resource.partition(".")[2]]
+    else:
+        return errs
+    if parsed.is_zero():
         return errs
     if parsed.canonical() not in allowed[0]:
         errs.append(invalid(child(path, "divisor"), resource, allowed[1]))
@@ -759,10 +769,11 @@ def _probe_handler(
             if name == "httpGet" and isinstance(scheme, str) and scheme not in HTTP_SCHEMES:
                 errs.append(not_supported(child(at, "scheme"), scheme, HTTP_SCHEMES))
             headers = action.get("httpHeaders") if name == "httpGet" else None
-            for i, header in enumerate(headers if isinstance(headers, list) else []):
+            for header in headers if isinstance(headers, list) else []:
                 header_name = header.get("name") if isinstance(header, dict) else None
                 if isinstance(header_name, str) and not _HTTP_HEADER_NAME.fullmatch(header_name):
-                    where = child(index(child(at, "httpHeaders"), i), "name")
+                    # Go: field.Invalid(fldPath.Child("httpHeaders"), header.Name, msg).
+                    where = child(at, "httpHeaders")
                     errs.append(invalid(where, header_name, MSG_HTTP_HEADER_NAME))
         elif name == "grpc":
             # validateGRPCAction: ValidatePortNumOrName(intstr.FromInt32(port)); unset is 0.
@@ -845,6 +856,9 @@ def validate_init_containers(
             errs.append(duplicate(child(p, "name"), name))
         elif name:
             names.append(name)
+        # checkHostPortConflicts([]core.Container{ctr}, fldPath): one container at a time, so
+        # Go names it initContainers[0] whichever it is.
+        errs += _host_port_conflicts([c], path)
         if sidecar:
             errs += validate_lifecycle(c, p)
             errs += validate_probes(c, p)
@@ -1006,7 +1020,7 @@ def validate_pod_spec(
     errs += _validate_scheduling_gates(extra.get("schedulingGates"), child(path, "schedulingGates"))
     errs += _validate_names_and_deadline(extra, path)
     if spec.tolerations:
-        errs += validate_tolerations(spec.tolerations, child(path, "tolerations"))
+        errs += validate_tolerations(spec.tolerations, child(path, "tolerations"), version)
     if spec.priority_class_name:
         pc_path = child(path, "priorityClassName")
         errs += [
@@ -1065,6 +1079,9 @@ def _validate_names_and_deadline(extra: Mapping[str, Any], path: str) -> list[Fi
     errs: list[FieldError] = []
     for name in ("serviceAccountName", "nodeName"):
         value = extra.get(name)
+        if name == "serviceAccountName" and not value:
+            # Convert_v1_PodSpec_To_core_PodSpec: the deprecated serviceAccount fills it.
+            value = extra.get("serviceAccount")
         if isinstance(value, str) and value:
             where = child(path, name)
             errs += [invalid(where, value, m) for m in name_is_dns_subdomain(value)]
@@ -1089,10 +1106,13 @@ TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
 _TOLERATION_FIELDS = ("key", "operator", "value", "effect")
 
 
-def validate_tolerations(tolerations: list[Any], path: str) -> list[FieldError]:
+def validate_tolerations(
+    tolerations: list[Any], path: str, version: ClusterVersion = LATEST
+) -> list[FieldError]:
     """ValidateTolerations, in its order, Go's paths included (a bad value and an Exists
-    with a value are reported at ``[i].operator``). A toleration whose fields are not
-    strings is left to the decoder (the API server refuses it before validating)."""
+    with a value are reported at ``[i].operator``; the latter prints the value from 1.32,
+    the whole toleration before). A toleration whose fields are not strings is left to the
+    decoder (the API server refuses it before validating)."""
     errs: list[FieldError] = []
     for at, toleration in _objects(tolerations, path):
         fields = [_text(toleration, name) for name in _TOLERATION_FIELDS]
@@ -1112,8 +1132,10 @@ def validate_tolerations(tolerations: list[Any], path: str) -> list[FieldError]:
                 errs.append(invalid(child(at, "operator"), value, ";".join(problems)))
         elif operator == "Exists":
             if value:
-                struct = _go_toleration(tol_key, operator, value, effect, seconds)
-                errs.append(invalid(child(at, "operator"), struct, MSG_TOLERATION_EXISTS_VALUE))
+                shown: Any = value
+                if not version.has("toleration_exists_value"):
+                    shown = _go_toleration(tol_key, operator, value, effect, seconds)
+                errs.append(invalid(child(at, "operator"), shown, MSG_TOLERATION_EXISTS_VALUE))
         else:
             errs.append(not_supported(child(at, "operator"), operator, TOLERATION_OPERATORS))
         if effect and effect not in TAINT_EFFECTS:
@@ -1217,16 +1239,18 @@ def validate_pod(
             pod.metadata.annotations, pod, child(metadata_path, "annotations")
         )
         errors += validate_pod_spec(defaulted, pod, spec_path, version, volumes_known)
-        if _set(defaulted.spec, "ephemeralContainers"):
-            ephemeral = child(spec_path, "ephemeralContainers")
-            errors.append(forbidden(ephemeral, MSG_EPHEMERAL_ON_CREATE))
-        extra = _extra(defaulted.spec)
-        if extra.get("nodeName") and extra.get("schedulingGates"):
-            errors.append(forbidden(child(spec_path, "nodeName"), MSG_NODE_NAME_WITH_GATES))
+        # validatePodMetadataAndSpec ends with validateContainersOnlyForPod; then
+        # ValidatePodCreate's own checks.
         for list_path, containers in (
             (child(spec_path, "containers"), defaulted.spec.containers),
             (child(spec_path, "initContainers"), defaulted.spec.init_list),
         ):
             for i, c in enumerate(containers):
                 errors += _container_only_for_pod(c, index(list_path, i))
+        if _set(defaulted.spec, "ephemeralContainers"):
+            ephemeral = child(spec_path, "ephemeralContainers")
+            errors.append(forbidden(ephemeral, MSG_EPHEMERAL_ON_CREATE))
+        extra = _extra(defaulted.spec)
+        if extra.get("nodeName") and extra.get("schedulingGates"):
+            errors.append(forbidden(child(spec_path, "nodeName"), MSG_NODE_NAME_WITH_GATES))
     return ValidationResult(errors=errors, warnings=pod_warnings(defaulted, spec_path))

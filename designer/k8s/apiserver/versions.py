@@ -198,6 +198,18 @@ VERSION_DIFFERENCES: tuple[VersionDifference, ...] = (
         "v1.32.0-alpha.3); apimachinery pkg/util/validation/field/errors.go",
     ),
     VersionDifference(
+        "toleration_exists_value",
+        gettext_noop("A toleration with operator Exists and a value"),
+        "1.32",
+        gettext_noop(
+            "The error at spec.tolerations[i].operator prints the whole toleration "
+            '(core.Toleration{Key:"pool", Operator:"Exists", Value:"build", ...}).'
+        ),
+        gettext_noop('The error prints the value only ("build").'),
+        "kubernetes#128119 (Clarify API validation error for toleration if operator is Exists "
+        "and value is not empty, merged 2024-10-21); pkg/apis/core/validation ValidateTolerations",
+    ),
+    VersionDifference(
         "relaxed_env_var_names",
         gettext_noop("Environment variable names"),
         "1.32",

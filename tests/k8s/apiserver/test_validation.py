@@ -1050,11 +1050,11 @@ def test_valid_tolerations_pass(toleration: dict[str, Any]) -> None:
             [f'spec.tolerations[0].operator: Invalid value: "-bad-": {LABEL_VALUE}'],
         ),
         (
+            # kubernetes#128119 (1.32): the value, not the whole toleration.
             {"key": "k", "operator": "Exists", "value": "v"},
             [
-                'spec.tolerations[0].operator: Invalid value: core.Toleration{Key:"k", '
-                'Operator:"Exists", Value:"v", Effect:"", TolerationSeconds:(*int64)(nil)}: '
-                "value must be empty when `operator` is 'Exists'"
+                'spec.tolerations[0].operator: Invalid value: "v": value must be empty when '
+                "`operator` is 'Exists'"
             ],
         ),
         (
@@ -1185,15 +1185,14 @@ def test_env_var_names_follow_the_release() -> None:
     old = [str(e) for e in validate_pod(make_pod(one(env=env)), version=V131).errors]
     new = [str(e) for e in validate_pod(make_pod(one(env=env))).errors]
     at = "spec.containers[0].env"
+    # An empty name is Required only (the name's format is checked when it is set).
     assert old == [
         f'{at}[1].name: Invalid value: "1_NAME": {ENV_NAME_1_31}',
         f"{at}[2].name: Required value",
-        f'{at}[2].name: Invalid value: "": {ENV_NAME_1_31}',
         f'{at}[3].name: Invalid value: "a=b": {ENV_NAME_1_31}',
     ]
     assert new == [
         f"{at}[2].name: Required value",
-        f'{at}[2].name: Invalid value: "": environment variable name must be non-empty',
         f'{at}[3].name: Invalid value: "a=b": a valid environment variable name must consist '
         "only of printable ASCII characters other than '='",
     ]
@@ -1300,7 +1299,8 @@ def test_probe_actions_are_checked() -> None:
         "inclusive",
         f'{at}.livenessProbe.httpGet.scheme: Unsupported value: "http": supported values: '
         '"HTTP", "HTTPS"',
-        f'{at}.livenessProbe.httpGet.httpHeaders[0].name: Invalid value: "Bad Header": a valid '
+        # Go reports a header's name at the list (fldPath.Child("httpHeaders")).
+        f'{at}.livenessProbe.httpGet.httpHeaders: Invalid value: "Bad Header": a valid '
         "HTTP header must consist of alphanumeric characters or '-' (e.g. 'X-Header-Name', "
         "regex used for validation is '[-A-Za-z0-9]+')",
         f"{at}.readinessProbe.grpc.port: Invalid value: 70000: must be between 1 and 65535, "
@@ -1517,3 +1517,60 @@ def test_lifecycle_hooks_have_one_handler_each() -> None:
         f"{at}.preStop: Required value: must specify a handler type",
     ]
     assert errors(one(lifecycle={"preStop": {"sleep": {"seconds": 5}}})) == []
+
+
+def test_init_containers_host_ports_conflict_within_each_one_named_as_go_names_it() -> None:
+    # validateInitContainers: checkHostPortConflicts([]core.Container{ctr}, fldPath), one
+    # container at a time, so the path says initContainers[0] whichever it is.
+    ports = [{"containerPort": 80, "hostPort": 80}, {"containerPort": 81, "hostPort": 80}]
+    inits = [
+        {"name": "a", "image": "x"},
+        {"name": "b", "image": "x", "ports": ports},
+    ]
+    assert errors({**one(), "initContainers": inits}) == [
+        'spec.initContainers[0].ports[1].hostPort: Duplicate value: "TCP//80"'
+    ]
+
+
+def test_a_hugepages_field_ref_takes_byte_divisors() -> None:
+    def ref(divisor: str) -> list[dict[str, Any]]:
+        selector = {"resource": "limits.hugepages-2Mi", "divisor": divisor}
+        return [{"name": "HP", "valueFrom": {"resourceFieldRef": selector}}]
+
+    assert errors(one(env=ref("1Mi"))) == []
+    assert errors(one(env=ref("3Mi"))) == [
+        "spec.containers[0].env[0].valueFrom.resourceFieldRef.divisor: Invalid value: "
+        '"limits.hugepages-2Mi": only divisor\'s values 1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, '
+        "1Gi, 1Ti, 1Pi, 1Ei are supported with the hugepages resource"
+    ]
+
+
+def test_the_deprecated_service_account_field_is_validated_as_the_name() -> None:
+    # Convert_v1_PodSpec_To_core_PodSpec copies serviceAccount when serviceAccountName is unset.
+    assert errors({**one(), "serviceAccount": "Robot"}) == [
+        f'spec.serviceAccountName: Invalid value: "Robot": {RFC1123_SUBDOMAIN}'
+    ]
+
+
+def test_a_pods_image_whitespace_comes_before_its_create_only_errors() -> None:
+    # validatePodMetadataAndSpec ends with validateContainersOnlyForPod; ValidatePodCreate's
+    # own checks come after it.
+    spec = {
+        "containers": [{"name": "app", "image": " nginx"}],
+        "nodeName": "node-1",
+        "schedulingGates": [{"name": "example.com/wait"}],
+    }
+    assert [e.split(":")[0] for e in errors(spec)] == ["spec.containers[0].image", "spec.nodeName"]
+
+
+def test_an_exists_toleration_with_a_value_prints_the_whole_toleration_on_1_31() -> None:
+    tolerations = [{"key": "pool", "operator": "Exists", "value": "build", "effect": "NoSchedule"}]
+    assert errors({**one(), "tolerations": tolerations}, version=V131) == [
+        'spec.tolerations[0].operator: Invalid value: core.Toleration{Key:"pool", '
+        'Operator:"Exists", Value:"build", Effect:"NoSchedule", TolerationSeconds:(*int64)(nil)}: '
+        "value must be empty when `operator` is 'Exists'"
+    ]
+    assert errors({**one(), "tolerations": tolerations}) == [
+        'spec.tolerations[0].operator: Invalid value: "build": value must be empty when '
+        "`operator` is 'Exists'"
+    ]
