@@ -53,6 +53,7 @@ from designer.k8s.apiserver.pod_claims import (
     validate_pod_resource_claims,
 )
 from designer.k8s.apiserver.resources import (
+    MSG_NEGATIVE,
     _ParsedList,
     validate_pod_resource_name,
     validate_resource_requirements,
@@ -89,6 +90,7 @@ from designer.k8s.core import (
     name_is_dns_subdomain,
     not_found,
     not_supported,
+    regex_error,
     required,
 )
 
@@ -668,7 +670,6 @@ def validate_containers(
     return errs, names
 
 
-MSG_NEGATIVE = "must be greater than or equal to 0"  # IsNegativeErrorMsg
 MSG_NO_HANDLER = "must specify a handler type"
 MSG_TWO_HANDLERS = "may not specify more than 1 handler type"
 # A probe's handlers in validateHandler's order; HTTP schemes as sets.List prints them.
@@ -786,9 +787,11 @@ def _probe_handler(
     return errs
 
 
-MSG_HTTP_HEADER_NAME = (
-    "a valid HTTP header must consist of alphanumeric characters or '-' (e.g. "
-    "'X-Header-Name', regex used for validation is '[-A-Za-z0-9]+')"
+# validation.IsHTTPHeaderName.
+MSG_HTTP_HEADER_NAME = regex_error(
+    "a valid HTTP header must consist of alphanumeric characters or '-'",
+    _HTTP_HEADER_NAME.pattern,
+    "X-Header-Name",
 )
 
 

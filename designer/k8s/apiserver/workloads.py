@@ -45,6 +45,7 @@ from designer.k8s.apiserver.fields import (
 from designer.k8s.apiserver.pod import validate_labels, validate_pod
 from designer.k8s.apiserver.versions import LATEST, ClusterVersion
 from designer.k8s.core import (
+    MSG_PORT_NUM,
     FieldError,
     Quantity,
     QuantityError,
@@ -86,7 +87,6 @@ MSG_TARGET_TYPE_REQUIRED = "must specify a metric target type"
 MSG_RESOURCE_TARGET = "must set either a target raw value or a target utilization"
 MSG_PODS_TARGET = "must specify a positive target averageValue"
 SUPPORTED_METRIC_TYPES = ("ContainerResource", "External", "Object", "Pods", "Resource")
-MSG_PORT_RANGE = "must be between 1 and 65535, inclusive"
 SUPPORTED_PROTOCOLS = ("SCTP", "TCP", "UDP")
 
 
@@ -115,14 +115,14 @@ def validate_service(obj: dict[str, Any]) -> list[FieldError]:
         errs += int_errs
         if not int_errs and not (is_int(number) and 1 <= number <= 65535):
             errs.append(
-                invalid(child(path, "port"), number if number is not None else 0, MSG_PORT_RANGE)
+                invalid(child(path, "port"), number if number is not None else 0, MSG_PORT_NUM)
             )
         protocol = port.get("protocol") or "TCP"
         if protocol not in SUPPORTED_PROTOCOLS:
             errs.append(not_supported(child(path, "protocol"), protocol, SUPPORTED_PROTOCOLS))
         target = port.get("targetPort")
         if is_int(target) and not 1 <= target <= 65535:
-            errs.append(invalid(child(path, "targetPort"), target, MSG_PORT_RANGE))
+            errs.append(invalid(child(path, "targetPort"), target, MSG_PORT_NUM))
     selector = spec.get("selector")
     errs += validate_labels(selector if isinstance(selector, dict) else None, "spec.selector")
     return errs

@@ -45,6 +45,7 @@ from designer.k8s.core.model import (
     ResourceValue,
 )
 from designer.k8s.core.names import (
+    MSG_PORT_NUM,
     is_c_identifier,
     is_config_map_key,
     is_dns1123_label,
@@ -191,6 +192,7 @@ __all__ = [
     "is_env_var_name",
     "is_relaxed_env_var_name",
     "is_valid_port_num",
+    "MSG_PORT_NUM",
     "not_found",
     "not_supported",
     "parse_quantity",
